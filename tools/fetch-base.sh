@@ -1,0 +1,276 @@
+#!/bin/bash
+# Fetch and unpack the pinned Debian linux-source-5.10 base, or fetch the
+# matching linux-config .deb.
+#
+#   tools/fetch-base.sh [source]   verified .deb -> $BUILD/linux (git repo,
+#                                  one deterministic base commit, tagged)
+#   tools/fetch-base.sh config     verified linux-config .deb; prints its path
+#   tools/fetch-base.sh mirrors    print the mirrors that would be used
+#
+# Environment (the Makefile passes these):
+#   REPO BUILD BASE_VERSION        repository root, build dir, Debian version
+#   MIRROR SECURITY_MIRROR         apt URIs; default: from the system's apt config
+#   LOCAL_TARBALL                  use this linux-source-5.10.tar.xz or .deb
+#                                  instead of downloading (checksum still pinned)
+#   BASE_SHA256                    checksum for a BASE_VERSION not in base.sha256
+#   MIN_FREE_MB                    free space needed to unpack (default 3000)
+#
+# Every step writes to a temporary name and renames when complete, so an
+# interrupted run leaves nothing half-done and the next run just continues.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+REPO=${REPO:-$(dirname "$here")}
+BUILD=${BUILD:-$REPO/build}
+BASE_VERSION=${BASE_VERSION:-5.10.262-1}
+MIN_FREE_MB=${MIN_FREE_MB:-3000}
+BASE_DATE=${BASE_DATE:-2000-01-01T00:00:00Z}
+BASE_IDENT_NAME=${BASE_IDENT_NAME:-Debian linux-source-5.10}
+BASE_IDENT_EMAIL=${BASE_IDENT_EMAIL:-base@localhost}
+KSRC=${KSRC:-$BUILD/linux}
+DL=$BUILD/dl
+APTDIR=$BUILD/apt
+
+die() { echo "fetch-base: error: $*" >&2; exit 1; }
+log() { echo "fetch-base: $*" >&2; }
+
+src_deb=linux-source-5.10_${BASE_VERSION}_all.deb
+cfg_deb=linux-config-5.10_${BASE_VERSION}_amd64.deb
+tarball=linux-source-5.10_${BASE_VERSION}.tar.xz
+tag=base-$BASE_VERSION
+
+# pinned NAME -> sha256 from base.sha256 (or BASE_SHA256 for the source .deb)
+pinned() {
+	local sum
+	sum=$(awk -v f="$1" '$1 !~ /^#/ && $2 == f { print $1 }' "$REPO/base.sha256")
+	if [ -z "$sum" ] && [ "$1" = "$src_deb" ] && [ -n "${BASE_SHA256:-}" ]; then
+		sum=$BASE_SHA256
+	fi
+	echo "$sum"
+}
+
+need_pin() {
+	local sum
+	sum=$(pinned "$1")
+	[ -n "$sum" ] || die "no pinned sha256 for $1 in base.sha256.
+  To use another version: make BASE_VERSION=<version> BASE_SHA256=<sha256 of $1>
+  (check the checksum against Debian's published Packages/changelog first),
+  or add the line '<sha256>  $1' to base.sha256."
+	echo "$sum"
+}
+
+# verify FILE NAME: exit non-zero (with a message) on mismatch
+verify() {
+	local want got
+	want=$(need_pin "$2")
+	got=$(sha256sum "$1" | awk '{print $1}')
+	if [ "$got" != "$want" ]; then
+		log "checksum mismatch for $2 ($1)"
+		log "  expected $want"
+		log "  got      $got"
+		return 1
+	fi
+}
+
+# ---- mirrors, from the system's apt configuration unless given -------------
+system_uris() {
+	{
+		for f in /etc/apt/sources.list.d/*.sources; do
+			[ -r "$f" ] || continue
+			awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }' "$f"
+		done
+		for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+			[ -r "$f" ] || continue
+			awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i !~ /\]$/ && $i !~ /=/) { print $i; break } }' "$f"
+		done
+	} | sed 's:/*$::'
+}
+
+pick_mirrors() {
+	local uris
+	uris=$(system_uris || true)
+	if [ -z "${MIRROR:-}" ]; then
+		MIRROR=$(echo "$uris" | grep -E '/debian$' | head -n1 || true)
+	fi
+	if [ -z "${SECURITY_MIRROR:-}" ]; then
+		SECURITY_MIRROR=$(echo "$uris" | grep -E '/debian-security$' | head -n1 || true)
+		if [ -z "$SECURITY_MIRROR" ] && [ -n "${MIRROR:-}" ]; then
+			SECURITY_MIRROR=${MIRROR%/debian}/debian-security
+		fi
+	fi
+	[ -n "${MIRROR:-}" ] || die "no Debian mirror found in /etc/apt (sources.list or *.sources).
+  Give one: make MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security
+  or use a local copy: make LOCAL_TARBALL=/path/to/linux-source-5.10.tar.xz"
+}
+
+# ---- private apt configuration under $BUILD/apt --------------------------
+apt_setup() {
+	pick_mirrors
+	mkdir -p "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial"
+	cat >"$APTDIR/sources.list.tmp" <<EOS
+deb $MIRROR bullseye main
+deb $SECURITY_MIRROR bullseye-security main
+EOS
+	mv "$APTDIR/sources.list.tmp" "$APTDIR/sources.list"
+	cat >"$APTDIR/apt.conf.tmp" <<EOS
+Dir::Etc::SourceList "$APTDIR/sources.list";
+Dir::Etc::SourceParts "/nonexistent";
+Dir::State::Lists "$APTDIR/lists";
+Dir::Cache "$APTDIR/cache";
+Dir::Cache::archives "$APTDIR/cache/archives";
+Dir::Cache::pkgcache "";
+Dir::Cache::srcpkgcache "";
+Dir::State::status "/dev/null";
+APT::Architecture "amd64";
+APT::Sandbox::User "root";
+Acquire::Languages "none";
+Acquire::Retries "2";
+Acquire::http::Timeout "30";
+EOS
+	mv "$APTDIR/apt.conf.tmp" "$APTDIR/apt.conf"
+	export APT_CONFIG=$APTDIR/apt.conf
+}
+
+apt_update() {
+	apt_setup
+	log "apt-get update (private config, mirrors $MIRROR and $SECURITY_MIRROR)"
+	if ! apt-get -q update >"$APTDIR/update.log" 2>&1 ||
+		grep -qE '^(E|W): (Failed to fetch|Some index files failed)' "$APTDIR/update.log"; then
+		sed 's/^/  /' "$APTDIR/update.log" >&2
+		die "cannot reach the Debian mirror ($MIRROR / $SECURITY_MIRROR).
+  Check the network, or choose a mirror: make MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security
+  or use a local copy: make LOCAL_TARBALL=/path/to/linux-source-5.10.tar.xz (or the .deb)"
+	fi
+}
+
+# download PKG VERSION FILENAME -> $DL/FILENAME, verified
+download() {
+	local pkg=$1 ver=$2 name=$3 tmp
+	need_pin "$name" >/dev/null
+	if [ -f "$DL/$name" ]; then
+		if verify "$DL/$name" "$name"; then
+			return 0
+		fi
+		log "deleting the corrupted cached $DL/$name"
+		rm -f "$DL/$name"
+	fi
+	apt_update
+	mkdir -p "$DL"
+	tmp=$(mktemp -d "$DL/.download.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	log "downloading $pkg=$ver"
+	if ! (cd "$tmp" && apt-get -q download "$pkg=$ver") >"$tmp/log" 2>&1; then
+		sed 's/^/  /' "$tmp/log" >&2
+		if grep -q "Version '$ver' for '$pkg' was not found\|Unable to locate package\|Can't select" "$tmp/log"; then
+			log "versions of $pkg served by the mirror now:"
+			apt-cache madison "$pkg" 2>/dev/null | sed 's/^/  /' >&2 || true
+			die "$pkg version $ver is not served any more.
+  Choose a served version: make BASE_VERSION=<version> BASE_SHA256=<sha256 of its .deb>
+  (or add '<sha256>  ${pkg}_<version>_<arch>.deb' to base.sha256);
+  or use a local copy of the pinned one: make LOCAL_TARBALL=/path/to/$name"
+		fi
+		die "download of $pkg=$ver failed (see above)"
+	fi
+	if ! verify "$tmp/$name" "$name"; then
+		rm -rf "$tmp"
+		die "refusing $name: its sha256 does not match base.sha256 (deleted)"
+	fi
+	mv "$tmp/$name" "$DL/$name"
+	rm -rf "$tmp"
+	trap - EXIT
+	log "downloaded and verified $DL/$name"
+}
+
+check_space() {
+	local dir=$1 avail
+	avail=$(df -Pm "$dir" | awk 'NR == 2 { print $4 }')
+	if [ "${avail:-0}" -lt "$MIN_FREE_MB" ]; then
+		die "not enough free disk space in $dir: ${avail} MB free, ${MIN_FREE_MB} MB needed
+  to unpack the kernel source and build it. Free some space (or point BUILD=
+  at a larger disk) and run again; nothing was unpacked."
+	fi
+}
+
+base_ready() {
+	[ -d "$KSRC/.git" ] && git -C "$KSRC" rev-parse -q --verify "refs/tags/$tag" >/dev/null
+}
+
+do_source() {
+	if base_ready; then
+		log "base $tag ready in $KSRC"
+		return 0
+	fi
+	[ ! -e "$KSRC" ] || die "$KSRC exists but has no tag $tag (a different BASE_VERSION?).
+  Move it away or remove it (rm -rf $KSRC) and run again."
+	mkdir -p "$BUILD"
+	local input kind
+	if [ -n "${LOCAL_TARBALL:-}" ]; then
+		[ -r "$LOCAL_TARBALL" ] || die "LOCAL_TARBALL=$LOCAL_TARBALL is not a readable file"
+		input=$LOCAL_TARBALL
+		case "$input" in
+		*.deb) kind=deb ;;
+		*.tar.xz) kind=tar ;;
+		*) die "LOCAL_TARBALL must be a .deb or a .tar.xz: $input" ;;
+		esac
+		local name=$src_deb
+		[ $kind = deb ] || name=$tarball
+		verify "$input" "$name" || die "refusing LOCAL_TARBALL=$input: not the pinned $name"
+		log "using verified local $input"
+	else
+		download linux-source-5.10 "$BASE_VERSION" "$src_deb"
+		input=$DL/$src_deb
+		kind=deb
+	fi
+	check_space "$BUILD"
+	local tmp
+	tmp=$(mktemp -d "$BUILD/.unpack.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	if [ $kind = deb ]; then
+		log "extracting the tarball from $(basename "$input")"
+		dpkg-deb --fsys-tarfile "$input" | tar -xO ./usr/src/linux-source-5.10.tar.xz >"$tmp/src.tar.xz"
+		if [ -n "$(pinned "$tarball")" ]; then
+			verify "$tmp/src.tar.xz" "$tarball" || die "the tarball inside $(basename "$input") does not match base.sha256"
+		fi
+		input=$tmp/src.tar.xz
+	fi
+	log "unpacking into $KSRC"
+	mkdir "$tmp/x"
+	tar -xJf "$input" -C "$tmp/x" || die "unpacking failed (disk full?); nothing was kept"
+	rm -f "$tmp/src.tar.xz"
+	[ -d "$tmp/x/linux-source-5.10" ] || die "unexpected tarball layout (no linux-source-5.10/)"
+	log "creating the base commit"
+	(
+		cd "$tmp/x/linux-source-5.10"
+		export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
+		export GIT_AUTHOR_NAME="$BASE_IDENT_NAME" GIT_AUTHOR_EMAIL="$BASE_IDENT_EMAIL"
+		export GIT_COMMITTER_NAME="$BASE_IDENT_NAME" GIT_COMMITTER_EMAIL="$BASE_IDENT_EMAIL"
+		export GIT_AUTHOR_DATE="$BASE_DATE" GIT_COMMITTER_DATE="$BASE_DATE"
+		git init -q -b base
+		git config core.autocrlf false
+		git config gc.auto 0
+		git config core.looseCompression 1
+		# Debian's top-level .gitignore ignores everything: force-add.
+		git add -A -f
+		git commit -q --no-verify -m "Debian linux-source-5.10 $BASE_VERSION" \
+			-m "Unpacked from $src_deb (sha256 pinned in base.sha256)."
+		git tag "$tag"
+	) || die "creating the base git repository failed (disk full?); nothing was kept"
+	mv "$tmp/x/linux-source-5.10" "$KSRC"
+	rm -rf "$tmp"
+	trap - EXIT
+	log "base $tag ready in $KSRC ($(git -C "$KSRC" rev-parse --short=12 "$tag"))"
+}
+
+case "${1:-source}" in
+source) do_source ;;
+config)
+	download linux-config-5.10 "$BASE_VERSION" "$cfg_deb"
+	echo "$DL/$cfg_deb"
+	;;
+mirrors)
+	pick_mirrors
+	echo "MIRROR=$MIRROR"
+	echo "SECURITY_MIRROR=$SECURITY_MIRROR"
+	;;
+*) die "usage: $0 [source|config|mirrors]" ;;
+esac
