@@ -1,0 +1,545 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""hwp-ab: measure package energy and speed of the field's workloads, A/B.
+
+Workloads (DESIGN.md section 6):
+  periodic-73Hz .. periodic-401Hz  fixed work every period (Doug Smythies'
+                                    kind of load); perf = mean time to finish
+                                    one work packet (lower is better)
+  serial                           many short processes, one after another;
+                                    perf = processes per second
+  pingpong                         two threads passing a byte over pipes;
+                                    perf = round trips per second
+
+Energy: package energy (RAPL) through perf's power/energy-pkg/ event, or
+turbostat, or /sys/class/powercap/intel-rapl (--meter).
+
+Usage:
+  hwp-ab.py run     [-r DIR] [-g GOV] [-l LABEL] [options]
+        one run on the running kernel: one CSV file per run in DIR/runs,
+        named after uname -r, the cpufreq driver, the governor and LABEL
+  hwp-ab.py ab      -g GOV_A,GOV_B [-r DIR] [options]
+        a run with each governor (switched on every policy, restored after),
+        then the comparison of the two
+  hwp-ab.py compare [-r DIR] [--base TEXT] [--csv FILE] [RUNFILE...]
+        table of every run in DIR (or the given run files), first config (or
+        the one matching --base) as the baseline; writes DIR/summary.csv
+
+Across kernels: boot kernel A, 'run -l A'; boot kernel B, 'run -l B'; then
+'compare'.  Keep DIR: it also holds the work calibration (the amount of
+work per packet is measured once and kept fixed for every later run) and
+the compiled helpers.
+
+--dry-run: tiny workloads, no energy meter, no governor switching (the
+governor names only label the runs); checks that the tool works anywhere.
+"""
+
+import argparse
+import csv
+import glob
+import os
+import platform
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(HERE, "hwp-ab")
+HELPERS = ("periodic", "pingpong", "spawn")
+PERIODIC_HZ = (73, 113, 211, 347, 401)
+WORKLOADS = ["periodic-%dHz" % hz for hz in PERIODIC_HZ] + ["serial", "pingpong"]
+RUN_FIELDS = ["kernel", "driver", "governor", "label", "workload", "repeat",
+              "seconds", "energy_j", "power_w", "perf", "perf_unit", "detail"]
+SUMMARY_FIELDS = ["workload", "config", "runs", "seconds", "energy_j",
+                  "power_w", "perf", "perf_unit", "perf_better",
+                  "energy_vs_base_pct", "perf_vs_base_pct"]
+CPUFREQ = "/sys/devices/system/cpu/cpufreq"
+RAPL_EVENT = "/sys/bus/event_source/devices/power/events/energy-pkg"
+POWERCAP = "/sys/class/powercap"
+
+
+class Fatal(Exception):
+    pass
+
+
+def log(msg):
+    print("hwp-ab: " + msg, file=sys.stderr, flush=True)
+
+
+def read(path, default=None):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return default
+
+
+# ---------------------------------------------------------------- helpers
+
+def build_helpers(bindir):
+    """Compile the C helpers with gcc into bindir (when sources changed)."""
+    os.makedirs(bindir, exist_ok=True)
+    cc = os.environ.get("CC", "gcc")
+    if not shutil.which(cc):
+        raise Fatal("no C compiler (%s): install gcc (apt install gcc libc6-dev)" % cc)
+    paths = {}
+    for name in HELPERS:
+        src = os.path.join(SRC, name + ".c")
+        out = os.path.join(bindir, name)
+        deps = [src, os.path.join(SRC, "work.h")]
+        if not os.path.exists(out) or any(os.path.getmtime(d) > os.path.getmtime(out)
+                                          for d in deps):
+            cmd = [cc, "-O2", "-Wall", "-pthread", "-o", out + ".tmp", src]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode:
+                raise Fatal("compiling %s failed:\n%s" % (src, r.stderr))
+            os.replace(out + ".tmp", out)
+        paths[name] = out
+    return paths
+
+
+def parse_kv(text):
+    kv = {}
+    for m in re.finditer(r"(\w+)=(\S+)", text):
+        kv[m.group(1)] = m.group(2)
+    return kv
+
+
+# ----------------------------------------------------------------- meters
+
+class NoMeter:
+    name = "none"
+
+    def run(self, cmd):
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode:
+            raise Fatal("%s failed: %s" % (" ".join(cmd), r.stderr.strip()))
+        return r.stdout, None
+
+
+class PerfMeter:
+    name = "perf"
+
+    def run(self, cmd):
+        with tempfile.NamedTemporaryFile("r", suffix=".perf") as out:
+            full = ["perf", "stat", "-a", "-x,", "-e", "power/energy-pkg/",
+                    "-o", out.name, "--"] + cmd
+            r = subprocess.run(full, capture_output=True, text=True)
+            if r.returncode:
+                raise Fatal("perf stat failed: %s" % (r.stderr.strip() or r.stdout))
+            text = out.read()
+        for line in text.splitlines():
+            f = line.split(",")
+            if len(f) > 2 and "energy-pkg" in line:
+                try:
+                    return r.stdout, float(f[0])
+                except ValueError:
+                    raise Fatal("perf could not count power/energy-pkg/ (%s); "
+                                "run as root or set kernel.perf_event_paranoid=-1"
+                                % f[0])
+        raise Fatal("no power/energy-pkg/ count in perf's output:\n" + text)
+
+
+class TurbostatMeter:
+    name = "turbostat"
+
+    def run(self, cmd):
+        with tempfile.NamedTemporaryFile("r", suffix=".ts") as out:
+            full = ["turbostat", "--quiet", "--Summary", "--Joules",
+                    "--show", "Pkg_J", "--out", out.name, "--"] + cmd
+            r = subprocess.run(full, capture_output=True, text=True)
+            if r.returncode:
+                raise Fatal("turbostat failed: %s" % r.stderr.strip())
+            lines = [ln.split() for ln in out.read().splitlines() if ln.strip()]
+        for i, cols in enumerate(lines):
+            if "Pkg_J" in cols and i + 1 < len(lines):
+                try:
+                    return r.stdout, float(lines[i + 1][cols.index("Pkg_J")])
+                except (ValueError, IndexError):
+                    break
+        raise Fatal("no Pkg_J column in turbostat's output")
+
+
+class PowercapMeter:
+    name = "powercap"
+
+    def __init__(self, zones):
+        self.zones = zones
+
+    def _read(self):
+        return [int(read(os.path.join(z, "energy_uj"), "0")) for z in self.zones]
+
+    def run(self, cmd):
+        before = self._read()
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        after = self._read()
+        if r.returncode:
+            raise Fatal("%s failed: %s" % (" ".join(cmd), r.stderr.strip()))
+        total = 0
+        for z, b, a in zip(self.zones, before, after):
+            if a < b:
+                a += int(read(os.path.join(z, "max_energy_range_uj"), "0"))
+            total += a - b
+        return r.stdout, total / 1e6
+
+
+def powercap_zones():
+    zones = []
+    for z in sorted(glob.glob(os.path.join(POWERCAP, "intel-rapl:*"))):
+        if re.fullmatch(r"intel-rapl:\d+", os.path.basename(z)) and \
+           read(os.path.join(z, "energy_uj")) is not None:
+            zones.append(z)
+    return zones
+
+
+def pick_meter(choice):
+    have_rapl_pmu = os.path.exists(RAPL_EVENT)
+    have_perf = shutil.which("perf") is not None
+    have_ts = shutil.which("turbostat") is not None
+    zones = powercap_zones()
+    if choice in ("perf", "auto") and have_perf and have_rapl_pmu:
+        return PerfMeter()
+    if choice in ("turbostat", "auto") and have_ts and have_rapl_pmu:
+        return TurbostatMeter()
+    if choice in ("powercap", "auto") and zones:
+        return PowercapMeter(zones)
+    why = []
+    if not have_rapl_pmu:
+        why.append("no RAPL energy-pkg event (%s missing: not an Intel/AMD CPU "
+                   "with RAPL, or a VM)" % RAPL_EVENT)
+    if choice in ("perf", "auto") and not have_perf:
+        why.append("perf not installed (apt install linux-perf)")
+    if choice in ("turbostat", "auto") and not have_ts:
+        why.append("turbostat not installed (apt install linux-cpupower)")
+    if choice in ("powercap", "auto") and not zones:
+        why.append("no readable %s/intel-rapl:N zone" % POWERCAP)
+    raise Fatal("cannot measure package energy: %s; --dry-run runs without energy"
+                % "; ".join(why))
+
+
+# ------------------------------------------------------------- governors
+
+def policies():
+    return sorted(glob.glob(os.path.join(CPUFREQ, "policy*")))
+
+
+def current_driver():
+    for p in policies():
+        d = read(os.path.join(p, "scaling_driver"))
+        if d:
+            return d
+    return "none"
+
+
+def current_governor():
+    govs = sorted({read(os.path.join(p, "scaling_governor"), "?") for p in policies()})
+    return "+".join(govs) if govs else "none"
+
+
+class GovernorSwitch:
+    """Set a governor on every policy; put the old ones back on exit."""
+
+    def __init__(self, gov):
+        self.gov = gov
+        self.saved = {}
+
+    def __enter__(self):
+        pols = policies()
+        if not pols:
+            raise Fatal("no cpufreq policy: cannot select governor %s" % self.gov)
+        for p in pols:
+            avail = read(os.path.join(p, "scaling_available_governors"), "").split()
+            if avail and self.gov not in avail:
+                raise Fatal("%s: governor %s not available (have: %s)"
+                            % (os.path.basename(p), self.gov, " ".join(avail)))
+        for p in pols:
+            path = os.path.join(p, "scaling_governor")
+            self.saved[path] = read(path)
+            try:
+                with open(path, "w") as f:
+                    f.write(self.gov)
+            except OSError as e:
+                self.__exit__(None, None, None)
+                raise Fatal("cannot set %s to %s: %s (run as root)"
+                            % (path, self.gov, e.strerror))
+        return self
+
+    def __exit__(self, *exc):
+        for path, old in self.saved.items():
+            try:
+                with open(path, "w") as f:
+                    f.write(old)
+            except OSError as e:
+                log("could not restore %s to %s: %s" % (path, old, e.strerror))
+        self.saved = {}
+
+
+# ------------------------------------------------------------------- runs
+
+def calibrate(rdir, bins, dry):
+    """Iterations per second flat out, measured once per results dir."""
+    path = os.path.join(rdir, "calibration.txt")
+    kv = parse_kv(read(path, ""))
+    if "iters_per_s" in kv:
+        return float(kv["iters_per_s"])
+    out = subprocess.run([bins["periodic"], "-c", "0.05" if dry else "2"],
+                         capture_output=True, text=True, check=True).stdout
+    ips = float(parse_kv(out)["iters_per_s"])
+    if not dry:
+        with open(path, "w") as f:
+            f.write("iters_per_s=%.0f measured=%s kernel=%s\n"
+                    % (ips, time.strftime("%Y-%m-%dT%H:%M:%S"), platform.release()))
+    return ips
+
+
+def workload_cmd(name, bins, ips, a):
+    """Command line, perf key, unit and direction for one workload."""
+    if name.startswith("periodic-"):
+        hz = int(name[len("periodic-"):-2])
+        periods = max(1, int(hz * a.duration))
+        iters = max(1, int(ips * a.duty / hz))
+        return ([bins["periodic"], str(hz), str(periods), str(iters)],
+                "work_us_mean", "us/packet", "lower")
+    if name == "serial":
+        iters = max(1, int(ips * 0.0005))      # 0.5 ms of work per process
+        return ([bins["spawn"], str(a.processes), str(iters)],
+                "processes_per_s", "proc/s", "higher")
+    return ([bins["pingpong"], str(a.roundtrips)],
+            "roundtrips_per_s", "rt/s", "higher")
+
+
+def safe(s):
+    return re.sub(r"[^A-Za-z0-9.+-]+", "-", s).strip("-") or "x"
+
+
+def do_run(a, gov_label=None):
+    rdir = a.results
+    os.makedirs(os.path.join(rdir, "runs"), exist_ok=True)
+    meter = NoMeter() if a.dry_run else pick_meter(a.meter)
+    bins = build_helpers(os.path.join(rdir, "bin"))
+    ips = calibrate(rdir, bins, a.dry_run)
+    kernel = platform.release()
+    driver = current_driver()
+    governor = gov_label or current_governor()
+    label = a.label or ""
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    name = "_".join(safe(x) for x in (kernel, driver, governor, label, stamp) if x)
+    path = os.path.join(rdir, "runs", name + ".csv")
+    log("run %s: kernel %s, driver %s, governor %s, meter %s"
+        % (name, kernel, driver, governor, meter.name))
+    rows = []
+    for rep in range(1, a.repeat + 1):
+        for w in a.workloads:
+            cmd, key, unit, _ = workload_cmd(w, bins, ips, a)
+            if a.settle and not a.dry_run:
+                time.sleep(a.settle)
+            out, joules = meter.run(cmd)
+            kv = parse_kv(out)
+            secs = float(kv["seconds"])
+            row = dict(kernel=kernel, driver=driver, governor=governor,
+                       label=label, workload=w, repeat=rep,
+                       seconds="%.4f" % secs,
+                       energy_j="NA" if joules is None else "%.3f" % joules,
+                       power_w="NA" if joules is None else "%.3f" % (joules / secs),
+                       perf=kv[key], perf_unit=unit,
+                       detail=("overruns=%s" % kv["overruns"]) if "overruns" in kv else "")
+            rows.append(row)
+            log("  %-14s #%d %8.2f s  %s J  %s %s"
+                % (w, rep, secs, row["energy_j"], row["perf"], unit))
+    with open(path + ".tmp", "w", newline="") as f:
+        wr = csv.DictWriter(f, fieldnames=RUN_FIELDS)
+        wr.writeheader()
+        wr.writerows(rows)
+    os.replace(path + ".tmp", path)
+    log("wrote %s" % path)
+    return path
+
+
+# ---------------------------------------------------------------- compare
+
+def fnum(s):
+    try:
+        return float(s)
+    except (TypeError, ValueError):
+        return None
+
+
+def mean(vals):
+    vals = [v for v in vals if v is not None]
+    return statistics.mean(vals) if vals else None
+
+
+def compare(files, base, csv_out):
+    rows = []
+    for fn in files:
+        with open(fn, newline="") as f:
+            rd = csv.DictReader(f)
+            if rd.fieldnames != RUN_FIELDS:
+                raise Fatal("%s is not a hwp-ab run file" % fn)
+            rows.extend(rd)
+    if not rows:
+        raise Fatal("no runs to compare")
+    configs = []
+    for r in rows:
+        key = "/".join(x for x in (r["kernel"], r["driver"], r["governor"], r["label"]) if x)
+        r["config"] = key
+        if key not in configs:
+            configs.append(key)
+    base_cfg = configs[0]
+    if base:
+        match = [c for c in configs if base in c]
+        if not match:
+            raise Fatal("--base %s matches no config (have: %s)" % (base, ", ".join(configs)))
+        base_cfg = match[0]
+    workloads = [w for w in WORKLOADS if any(r["workload"] == w for r in rows)]
+    direction = {w: ("lower" if w.startswith("periodic") else "higher") for w in workloads}
+    summary = []
+    for w in workloads:
+        agg = {}
+        for c in configs:
+            sel = [r for r in rows if r["workload"] == w and r["config"] == c]
+            if not sel:
+                continue
+            agg[c] = dict(workload=w, config=c, runs=len(sel),
+                          seconds=mean(fnum(r["seconds"]) for r in sel),
+                          energy_j=mean(fnum(r["energy_j"]) for r in sel),
+                          power_w=mean(fnum(r["power_w"]) for r in sel),
+                          perf=mean(fnum(r["perf"]) for r in sel),
+                          perf_unit=sel[0]["perf_unit"], perf_better=direction[w])
+        b = agg.get(base_cfg)
+        for c, s in agg.items():
+            def pct(k):
+                if not b or b[k] in (None, 0) or s[k] is None:
+                    return None
+                return 100.0 * (s[k] - b[k]) / b[k]
+            s["energy_vs_base_pct"] = pct("energy_j")
+            s["perf_vs_base_pct"] = pct("perf")
+            summary.append(s)
+
+    def fmt(v, spec):
+        return "NA" if v is None else format(v, spec)
+
+    cw = max(len(c) for c in configs)
+    print("baseline: %s" % base_cfg)
+    hdr = "%-14s %-*s %4s %9s %10s %8s %12s %-10s %8s %8s" % (
+        "workload", cw, "config", "runs", "time_s", "energy_J", "pkg_W",
+        "perf", "unit", "dE%", "dPerf%")
+    print(hdr)
+    print("-" * len(hdr))
+    for s in summary:
+        print("%-14s %-*s %4d %9s %10s %8s %12s %-10s %8s %8s" % (
+            s["workload"], cw, s["config"], s["runs"], fmt(s["seconds"], ".2f"),
+            fmt(s["energy_j"], ".1f"), fmt(s["power_w"], ".2f"),
+            fmt(s["perf"], ".1f"), s["perf_unit"],
+            fmt(s["energy_vs_base_pct"], "+.1f"), fmt(s["perf_vs_base_pct"], "+.1f")))
+    print("dE%: package energy vs the baseline (negative = saves energy); "
+          "dPerf%: perf vs the baseline (us/packet: lower is better; /s: higher is better)")
+    with open(csv_out + ".tmp", "w", newline="") as f:
+        wr = csv.DictWriter(f, fieldnames=SUMMARY_FIELDS)
+        wr.writeheader()
+        for s in summary:
+            wr.writerow({k: ("" if s[k] is None else
+                             ("%.4f" % s[k] if isinstance(s[k], float) else s[k]))
+                         for k in SUMMARY_FIELDS})
+    os.replace(csv_out + ".tmp", csv_out)
+    log("wrote %s" % csv_out)
+
+
+# ------------------------------------------------------------------- main
+
+def main(argv):
+    p = argparse.ArgumentParser(
+        prog="hwp-ab.py", description=__doc__.split("\n")[0],
+        epilog="See Documentation/hardware-guide.md.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("-r", "--results", default="hwp-ab-results",
+                        help="results directory (default: ./hwp-ab-results)")
+    runopts = argparse.ArgumentParser(add_help=False)
+    runopts.add_argument("-l", "--label", default="",
+                         help="label for this run, e.g. stock or series")
+    runopts.add_argument("--repeat", type=int, default=3,
+                         help="repetitions of every workload (default 3)")
+    runopts.add_argument("--duration", type=float, default=30.0,
+                         help="seconds of each periodic load (default 30)")
+    runopts.add_argument("--duty", type=float, default=0.25,
+                         help="periodic work per period, as a fraction of the "
+                              "period at full speed (default 0.25)")
+    runopts.add_argument("--processes", type=int, default=3000,
+                         help="processes of the serial load (default 3000)")
+    runopts.add_argument("--roundtrips", type=int, default=300000,
+                         help="round trips of the pingpong load (default 300000)")
+    runopts.add_argument("--only", default="",
+                         help="comma-separated workloads (default: all of %s)"
+                              % ",".join(WORKLOADS))
+    runopts.add_argument("--settle", type=float, default=2.0,
+                         help="idle seconds before each workload (default 2)")
+    runopts.add_argument("--meter", default="auto",
+                         choices=["auto", "perf", "turbostat", "powercap"])
+    runopts.add_argument("--dry-run", action="store_true",
+                         help="tiny workloads, no energy, no governor switching")
+    pr = sub.add_parser("run", parents=[common, runopts], help="one run")
+    pr.add_argument("-g", "--governor", help="governor for this run (default: as is)")
+    pa = sub.add_parser("ab", parents=[common, runopts], help="two governors")
+    pa.add_argument("-g", "--governors", required=True, help="GOV_A,GOV_B")
+    pc = sub.add_parser("compare", parents=[common], help="table and CSV")
+    pc.add_argument("--base", help="baseline: the config containing this text")
+    pc.add_argument("--csv", help="summary CSV (default: RESULTS/summary.csv)")
+    pc.add_argument("files", nargs="*", help="run files (default: RESULTS/runs/*.csv)")
+    a = p.parse_args(argv)
+
+    if a.cmd in ("run", "ab"):
+        a.workloads = [w for w in a.only.split(",") if w] or WORKLOADS
+        bad = [w for w in a.workloads if w not in WORKLOADS]
+        if bad:
+            raise Fatal("unknown workload %s (have: %s)" % (",".join(bad), ",".join(WORKLOADS)))
+        if a.dry_run:
+            a.duration, a.processes, a.roundtrips, a.repeat = 0.1, 10, 1000, 1
+
+    def on_term(sig, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, on_term)
+
+    if a.cmd == "run":
+        if a.governor and not a.dry_run:
+            with GovernorSwitch(a.governor):
+                do_run(a)
+        else:
+            do_run(a, a.governor)
+    elif a.cmd == "ab":
+        govs = [g for g in a.governors.split(",") if g]
+        if len(govs) != 2:
+            raise Fatal("-g wants two governors, e.g. -g schedutil,performance")
+        if not a.dry_run:
+            pick_meter(a.meter)         # fail before changing anything
+        files = []
+        for g in govs:
+            if a.dry_run:
+                log("dry run: governor %s is only a label, nothing is switched" % g)
+                files.append(do_run(a, g))
+            else:
+                with GovernorSwitch(g):
+                    files.append(do_run(a))
+        compare(files, None, os.path.join(a.results, "summary.csv"))
+    else:
+        files = a.files or sorted(glob.glob(os.path.join(a.results, "runs", "*.csv")),
+                                  key=os.path.getmtime)
+        compare(files, a.base, a.csv or os.path.join(a.results, "summary.csv"))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except Fatal as e:
+        log(str(e))
+        sys.exit(2)
+    except KeyboardInterrupt:
+        log("interrupted; governors restored")
+        sys.exit(130)
