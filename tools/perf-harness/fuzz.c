@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target over the series' mapping and request composition
+ * (intel_pstate_perf.h from the kernel tree), built with ASan and UBSan.
+ *
+ * Input (little endian, zero-padded if short):
+ *   u64 capacity, u64 min_perf, u64 target_perf, u64 old request,
+ *   u8 cap, u8 lowest, u8 min_ratio, u8 max_ratio, u8 mode.
+ * mode bit 0 folds capacity into 0..2048 and the hints into 0..4096 (the
+ * scheduler's range); otherwise capacity is folded into the documented
+ * precondition 0..ULONG_MAX/256 and the hints take any unsigned long.
+ * The invariants are those of check.c (E1, E2, P1-P6, R1).
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+#include "intel_pstate_perf.h"
+
+static int ref_map(unsigned long p, unsigned long capacity, int cap)
+{
+	if (p >= capacity)
+		return cap;
+	return (int)(((unsigned __int128)cap * p + capacity - 1) / capacity);
+}
+
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, "invariant failed: %s\n", #c); abort(); } } while (0)
+
+static struct hwp_perf_levels sel(const struct hwp_perf_limits *lim, unsigned long mp,
+				  unsigned long tp, unsigned long capacity)
+{
+	struct hwp_perf_levels l = hwp_perf_select(lim, mp, tp, capacity);
+	int M = ref_map(mp, capacity, lim->cap), T = ref_map(tp, capacity, lim->cap);
+	int F = max3(M, lim->lowest, lim->min_ratio);
+	int rmin = min(F, lim->max_ratio);
+	int capmax = min(lim->cap, lim->max_ratio);
+	int rmax = max(capmax, rmin);
+
+	/* E1 */
+	CHECK(hwp_perf_scale(tp, capacity, lim->cap) == T);
+	CHECK(hwp_perf_scale(mp, capacity, lim->cap) == M);
+	/* E2 */
+	CHECK(l.min == rmin && l.max == rmax && l.desired == clamp(T, rmin, rmax));
+	/* P1, P2 */
+	CHECK(l.min <= l.desired && l.desired <= l.max);
+	CHECK(l.min <= lim->max_ratio && l.desired <= lim->max_ratio && l.max <= lim->max_ratio);
+	/* P3 */
+	CHECK(l.max <= capmax || (l.max == l.min && max(lim->lowest, lim->min_ratio) > lim->cap &&
+				  lim->max_ratio > lim->cap));
+	/* P4 */
+	CHECK(l.min >= min(M, lim->max_ratio) && l.min >= min(lim->lowest, lim->max_ratio) &&
+	      l.min >= min(lim->min_ratio, lim->max_ratio));
+	CHECK(l.min >= F || l.min == lim->max_ratio);
+	/* P5 */
+	CHECK(!(l.min <= T && T <= l.max) || l.desired == T);
+	return l;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint8_t buf[37] = { 0 };
+	u64 capacity, mp, tp, req, v;
+	struct hwp_perf_limits lim;
+	struct hwp_perf_levels l, l2;
+
+	memcpy(buf, data, size < sizeof(buf) ? size : sizeof(buf));
+	memcpy(&capacity, buf, 8);
+	memcpy(&mp, buf + 8, 8);
+	memcpy(&tp, buf + 16, 8);
+	memcpy(&req, buf + 24, 8);
+	lim.cap = buf[32];
+	lim.lowest = buf[33];
+	lim.min_ratio = buf[34];
+	lim.max_ratio = buf[35];
+
+	if (buf[36] & 1) {
+		capacity %= 2049;
+		mp %= 4097;
+		tp %= 4097;
+	} else {
+		capacity %= ULONG_MAX / 256 + 1;
+	}
+
+	l = sel(&lim, mp, tp, capacity);
+
+	/* P6: monotone in target_perf and in min_perf */
+	if (tp < ULONG_MAX) {
+		l2 = sel(&lim, mp, tp + 1, capacity);
+		CHECK(l2.desired >= l.desired);
+	}
+	if (mp < ULONG_MAX) {
+		l2 = sel(&lim, mp + 1, tp, capacity);
+		CHECK(l2.min >= l.min && l2.max >= l.max);
+	}
+
+	/* R1 */
+	v = hwp_perf_request(req, &l);
+	CHECK((v & ~0xffffffULL) == (req & ~0xffffffULL));
+	CHECK((v & 0xff) == (u64)l.min && ((v >> 8) & 0xff) == (u64)l.max &&
+	      ((v >> 16) & 0xff) == (u64)l.desired);
+	return 0;
+}
