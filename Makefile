@@ -1,0 +1,91 @@
+# Workspace for the schedutil -> intel_pstate performance-hints series on the
+# Debian 5.10 LTS kernel. `make` fetches, applies, builds and boots; `make
+# check` runs every test suite. See README.md.
+
+# ---- knobs (override on the command line: make VAR=value) ----------------
+# The Debian base: linux-source-5.10 from bullseye(-security), sha256 pinned
+# in base.sha256. Another version needs BASE_SHA256 (or a base.sha256 line).
+BASE_VERSION    ?= 5.10.262-1
+BASE_SHA256     ?=
+# apt mirrors; empty = taken from the system's apt configuration
+MIRROR          ?=
+SECURITY_MIRROR ?=
+# a local linux-source-5.10.tar.xz (or the .deb) instead of downloading
+LOCAL_TARBALL   ?=
+# The one project identity: committer of the applied series, From: of the
+# cover letter, and the author every patch is expected to carry.
+SERIES_AUTHOR   ?= Schedutil Perf Hints <perf-hints@example.org>
+SUBJECT_PREFIX  ?= PATCH
+# build directory (absolute), kernel tree, series directory
+BUILD           ?= $(CURDIR)/build
+KSRC            ?= $(BUILD)/linux
+PATCHES         ?= $(CURDIR)/patches
+JOBS            ?= $(shell nproc)
+# fragments of the x86_64 test kernel (also what `make` boots)
+TEST_FRAGMENTS  ?= $(CURDIR)/Kconfig.fragment $(CURDIR)/configs/x86_64-test.config \
+                   $(wildcard $(CURDIR)/configs/kunit.config)
+# boot parameters of the main job
+BOOT_ARGS       ?= intel_pstate=passive cpufreq.default_governor=schedutil
+# empty: keep going with what is installed; set to skip the apt-get step
+NO_DEPS         ?=
+
+REPO := $(CURDIR)
+export REPO BUILD KSRC PATCHES BASE_VERSION BASE_SHA256 MIRROR SECURITY_MIRROR \
+       LOCAL_TARBALL SERIES_AUTHOR SUBJECT_PREFIX JOBS TEST_FRAGMENTS BOOT_ARGS
+
+.DEFAULT_GOAL := all
+.NOTPARALLEL:
+.PHONY: all deps base config-deb tree export series-status kernel boot check \
+        clean distclean help
+
+## all: the main job: deps, base, tree, x86_64 test kernel, boot, summary
+all:
+	@tools/main.sh $(if $(NO_DEPS),--no-deps)
+
+## deps: install the Debian packages that are missing (apt-get)
+deps:
+	@$(if $(NO_DEPS),true,tools/deps.sh)
+
+## base: fetch, verify and unpack the pinned linux-source-5.10 into $(KSRC)
+base:
+	@tools/fetch-base.sh source
+
+## config-deb: fetch and verify Debian's linux-config-5.10 .deb; prints its path
+config-deb:
+	@tools/fetch-base.sh config
+
+## tree: branch `series` = base + git am patches/*.patch (FORCE=1 discards local work)
+tree: base
+	@tools/series.sh tree
+
+## export: write branch `series` back into patches/ (format-patch + cover letter)
+export:
+	@tools/series.sh export
+
+## series-status: does branch `series` match patches/ byte for byte?
+series-status:
+	@tools/series.sh status
+
+## kernel: build the x86_64 test kernel (Kconfig.fragment + configs/x86_64-test.config)
+kernel: tree
+	@tools/test-kernel.sh
+
+## boot: build and boot the test kernel once, print what the guest saw
+boot:
+	@tools/main.sh --no-deps
+
+## check: deps, base, tree, then every tests/NN-*.sh suite (TESTS='01 10' for some)
+check: deps tree
+	@tools/check.sh
+
+## clean: drop kernel objects and logs (keeps the downloaded base and the tree)
+clean:
+	rm -rf $(BUILD)/out $(BUILD)/logs $(BUILD)/state/test-kernel.run
+
+## distclean: remove the whole build directory (tree, downloads, objects)
+distclean:
+	rm -rf $(BUILD)
+
+## help: list the targets
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)

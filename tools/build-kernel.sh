@@ -1,0 +1,111 @@
+#!/bin/bash
+# Build a kernel from the tree in $KSRC, out of tree, with ccache.
+#
+#   tools/build-kernel.sh NAME ARCH FRAGMENT...
+#
+# NAME      objects go to $BUILD/out/NAME
+# ARCH      x86_64 or arm64 (cross-compiled with aarch64-linux-gnu-)
+# FRAGMENT  Kconfig fragments merged, in order, on top of `make tinyconfig`
+#           with scripts/kconfig/merge_config.sh, then `make olddefconfig`.
+#           Every option a fragment asks for must end up with that value
+#           (the last fragment that names it wins); otherwise it's an error.
+#
+# Prints the image path on stdout. Logs: $BUILD/out/NAME/{config,build}.log.
+# Re-running with unchanged inputs only re-runs kbuild's incremental make.
+# Environment: REPO BUILD KSRC JOBS; CCACHE_DIR as usual.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+REPO=${REPO:-$(dirname "$here")}
+BUILD=${BUILD:-$REPO/build}
+KSRC=${KSRC:-$BUILD/linux}
+JOBS=${JOBS:-$(nproc)}
+
+die() { echo "build-kernel: error: $*" >&2; exit 1; }
+log() { echo "build-kernel: $*" >&2; }
+
+[ $# -ge 3 ] || die "usage: $0 NAME ARCH FRAGMENT..."
+name=$1 arch=$2
+shift 2
+frags=()
+for f in "$@"; do
+	[ -f "$f" ] || die "no such fragment: $f"
+	frags+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")")
+done
+[ -f "$KSRC/Makefile" ] || die "no kernel tree in $KSRC: run 'make tree' first"
+
+case "$arch" in
+x86_64) karch=x86; cross=""; image=arch/x86/boot/bzImage; target=bzImage ;;
+arm64) karch=arm64; cross=aarch64-linux-gnu-; image=arch/arm64/boot/Image; target=Image ;;
+*) die "unsupported ARCH $arch (x86_64 or arm64)" ;;
+esac
+command -v "${cross}gcc" >/dev/null || die "${cross}gcc not found (run 'make deps')"
+
+out=$BUILD/out/$name
+mkdir -p "$out"
+export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2000-01-01}
+export KBUILD_BUILD_USER=${KBUILD_BUILD_USER:-build} KBUILD_BUILD_HOST=${KBUILD_BUILD_HOST:-localhost}
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD}
+cc="${cross}gcc"
+command -v ccache >/dev/null && cc="ccache ${cross}gcc"
+kmake() { make -s -C "$KSRC" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" CC="$cc" "$@"; }
+
+# --- config: regenerate only when the inputs change -------------------------
+inputs=$( {
+	echo "$arch"
+	cat "${frags[@]}"
+	git -C "$KSRC" rev-parse HEAD^{tree} 2>/dev/null || true
+	git -C "$KSRC" diff HEAD -- '*Kconfig*' 2>/dev/null || true
+} | sha256sum | cut -c1-64)
+if [ ! -f "$out/.config" ] || [ "$(cat "$out/.config.inputs" 2>/dev/null)" != "$inputs" ]; then
+	log "configuring $name ($arch): tinyconfig + ${*}"
+	rm -f "$out/.config.inputs"
+	{
+		kmake tinyconfig
+		KCONFIG_CONFIG=$out/.config "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}"
+		kmake olddefconfig
+	} >"$out/config.log" 2>&1 || { tail -n 30 "$out/config.log" >&2; die "configuration failed (log: $out/config.log)"; }
+	# every requested value must have stuck
+	bad=$(awk '
+		FNR == 1 { fileidx++ }
+		fileidx < nfr {
+			if (match($0, /^CONFIG_[A-Za-z0-9_]+=/)) {
+				sym = substr($0, 1, RLENGTH - 1); want[sym] = substr($0, RLENGTH + 1)
+			} else if (match($0, /^# CONFIG_[A-Za-z0-9_]+ is not set/)) {
+				sym = $2; want[sym] = "n"
+			}
+			next
+		}
+		{
+			if (match($0, /^CONFIG_[A-Za-z0-9_]+=/)) {
+				have[substr($0, 1, RLENGTH - 1)] = substr($0, RLENGTH + 1)
+			}
+		}
+		END {
+			for (s in want) {
+				h = (s in have) ? have[s] : "n"
+				if (h != want[s]) printf "  %s: requested %s, got %s\n", s, want[s], h
+			}
+		}' nfr=$((${#frags[@]} + 1)) "${frags[@]}" "$out/.config" | sort)
+	if [ -n "$bad" ]; then
+		echo "$bad" >&2
+		die "options requested by the fragments did not end up set in $out/.config
+  (a dependency is missing or the symbol does not exist in this tree);
+  fix the fragment(s): ${*}"
+	fi
+	echo "$inputs" >"$out/.config.inputs"
+fi
+
+# --- build ------------------------------------------------------------------
+log "building $name ($arch, -j$JOBS)"
+start=$(date +%s)
+if ! kmake -j"$JOBS" "$target" >"$out/build.log" 2>&1; then
+	grep -E 'error|Error' "$out/build.log" | head -n 20 >&2 || true
+	tail -n 20 "$out/build.log" >&2
+	die "kernel build failed (log: $out/build.log)"
+fi
+secs=$(($(date +%s) - start))
+size=$(stat -c %s "$out/$image")
+printf '%s %s\n' "$secs" "$size" >"$out/.build-stats"
+log "built $out/$image ($((size / 1024)) KiB) in ${secs}s"
+echo "$out/$image"

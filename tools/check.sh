@@ -1,0 +1,65 @@
+#!/bin/bash
+# Run the test suites: every tests/[0-9][0-9]-*.sh, in order.
+#
+# Each suite runs with REPO, BUILD, KSRC (tree with the series applied) and
+# CHECK_RUN_ID in its environment and stdin from /dev/null. Its stdout lines
+#   PASS: <name>
+#   FAIL: <name>: <why>
+#   SKIP: <name>: <why>
+# are counted; other lines are passed through as log. A suite that exits
+# non-zero without printing a FAIL counts as one FAIL. The last line is
+#   N passed, N failed[, N skipped]
+# and the exit status is non-zero if anything failed.
+# TESTS='01 10' limits the run to suites whose file name starts with those.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+export REPO=${REPO:-$(dirname "$here")}
+export BUILD=${BUILD:-$REPO/build}
+export KSRC=${KSRC:-$BUILD/linux}
+export CHECK_RUN_ID=${CHECK_RUN_ID:-$(date +%s)-$$}
+
+pass=0 fail=0 skip=0
+skips=() fails=()
+for t in "$REPO"/tests/[0-9][0-9]-*.sh; do
+	[ -f "$t" ] || continue
+	suite=$(basename "$t" .sh)
+	if [ -n "${TESTS:-}" ]; then
+		sel=""
+		for p in $TESTS; do case "$suite" in "$p"*) sel=1 ;; esac; done
+		[ -n "$sel" ] || continue
+	fi
+	echo "=== $suite"
+	start=$(date +%s)
+	suite_fail=0
+	rc=""
+	while IFS= read -r line; do
+		case "$line" in
+		PASS:*) pass=$((pass + 1)); echo "$line" ;;
+		FAIL:*) fail=$((fail + 1)); suite_fail=$((suite_fail + 1)); fails+=("$suite: ${line#FAIL: }"); echo "$line" ;;
+		SKIP:*) skip=$((skip + 1)); skips+=("$suite: ${line#SKIP: }"); echo "$line" ;;
+		__CHECK_RC__=*) rc=${line#__CHECK_RC__=} ;;
+		*) echo "  $line" ;;
+		esac
+	done < <(bash "$t" </dev/null; echo "__CHECK_RC__=$?")
+	if [ "${rc:-1}" != 0 ] && [ $suite_fail -eq 0 ]; then
+		fail=$((fail + 1))
+		fails+=("$suite: exited with status ${rc:-?} without reporting a failure")
+		echo "FAIL: $suite: exited with status ${rc:-?}"
+	fi
+	echo "=== $suite done in $(($(date +%s) - start))s"
+done
+
+echo
+if [ ${#skips[@]} -gt 0 ]; then
+	echo "Skipped:"
+	printf '  %s\n' "${skips[@]}"
+fi
+if [ ${#fails[@]} -gt 0 ]; then
+	echo "Failed:"
+	printf '  %s\n' "${fails[@]}"
+fi
+summary="$pass passed, $fail failed"
+[ $skip -eq 0 ] || summary="$summary, $skip skipped"
+echo "$summary"
+[ $fail -eq 0 ]

@@ -1,0 +1,84 @@
+#!/bin/bash
+# The main job behind `make`: one line per stage as it starts, then a summary.
+#   deps -> base -> series tree -> x86_64 test kernel -> QEMU boot -> summary
+# Environment: see the Makefile (REPO BUILD KSRC BASE_VERSION BOOT_ARGS ...).
+# KUnit hook: if tools/kunit-summary.sh exists, it is run with the boot log
+# as its argument and its last output line is the "kunit:" summary line.
+set -euo pipefail
+shopt -s inherit_errexit
+
+here=$(cd "$(dirname "$0")" && pwd)
+export REPO=${REPO:-$(dirname "$here")}
+export BUILD=${BUILD:-$REPO/build}
+export KSRC=${KSRC:-$BUILD/linux}
+BASE_VERSION=${BASE_VERSION:-5.10.262-1}
+BOOT_ARGS=${BOOT_ARGS:-intel_pstate=passive cpufreq.default_governor=schedutil}
+export CHECK_RUN_ID=${CHECK_RUN_ID:-main-$(date +%s)-$$}
+
+deps=1
+[ "${1:-}" != --no-deps ] || deps=""
+n=5
+[ -n "$deps" ] || n=4
+i=0
+stage() { i=$((i + 1)); echo "==> [$i/$n] $*"; }
+
+if [ -n "$deps" ]; then
+	stage "dependencies (Debian packages)"
+	"$here/deps.sh"
+fi
+stage "base: linux-source-5.10 $BASE_VERSION (fetch, verify, unpack once)"
+"$here/fetch-base.sh" source
+stage "series: patches/ onto the base (branch series)"
+"$here/series.sh" tree
+stage "kernel: x86_64 test kernel (tinyconfig + fragments, ccache)"
+img=$("$here/test-kernel.sh")
+stage "boot: QEMU TCG x86_64, Skylake-Client, 2 CPUs: $BOOT_ARGS"
+mkdir -p "$BUILD/logs" "$BUILD/state"
+script=$BUILD/state/main-guest.sh
+cat >"$script" <<'EOS'
+echo "CPUS-ONLINE=$(cat /sys/devices/system/cpu/online)"
+d=/sys/devices/system/cpu/cpu0/cpufreq
+if [ -r $d/scaling_driver ]; then
+	echo "CPUFREQ=$(cat $d/scaling_driver) $(cat $d/scaling_governor)"
+else
+	echo "CPUFREQ=none"
+fi
+echo "PSTATE-STATUS=$(cat /sys/devices/system/cpu/intel_pstate/status 2>/dev/null || echo absent)"
+EOS
+initrd=$BUILD/state/main.cpio.gz
+"$here/mkinitramfs.sh" "$initrd" "$script"
+log=$BUILD/logs/main-boot.log
+boot_start=$(date +%s)
+if "$here/qemu-run.sh" --arch x86_64 --kernel "$img" --initrd "$initrd" \
+	--append "$BOOT_ARGS" --timeout 300 --log "$log"; then
+	boot="ok in $(($(date +%s) - boot_start))s"
+	boot_ok=1
+else
+	boot="FAILED (log: $log)"
+	boot_ok=""
+fi
+
+# ---- summary ---------------------------------------------------------------
+con=$(tr -d '\r' <"$log")
+cpus=$(echo "$con" | sed -n 's/^CPUS-ONLINE=//p' | head -n1)
+cpufreq=$(echo "$con" | sed -n 's/^CPUFREQ=//p' | head -n1)
+if [ "$cpufreq" = none ]; then
+	why=$(echo "$con" | grep -m1 -iE 'intel_pstate|cpufreq' | sed 's/^\[[ 0-9.]*\] *//' || true)
+	cpufreq="none: no cpufreq policy on cpu0 (${why:-intel_pstate did not register: under QEMU TCG APERF/MPERF read 0, so it refuses to load; expected})"
+fi
+read -r bsecs bsize <"$BUILD/out/x86_64-test/.build-stats" || true
+npatch=$(git -C "$KSRC" rev-list --count "base-$BASE_VERSION..HEAD")
+if [ -x "$here/kunit-summary.sh" ]; then
+	kunit=$("$here/kunit-summary.sh" "$log" | tail -n1)
+else
+	kunit="none yet (no KUnit suites wired in)"
+fi
+echo
+echo "Summary"
+echo "  base:     linux-source-5.10 $BASE_VERSION (tag base-$BASE_VERSION, $(git -C "$KSRC" rev-parse --short=12 "base-$BASE_VERSION"))"
+echo "  patches:  $npatch applied (branch $(git -C "$KSRC" symbolic-ref -q --short HEAD || echo detached), $(git -C "$KSRC" rev-parse --short=12 HEAD))"
+echo "  kernel:   ${img#"$REPO"/}, $(awk -v s="${bsize:-0}" 'BEGIN { printf "%.1f MiB", s / 1048576 }'), make took ${bsecs:-?}s this run"
+echo "  boot:     $boot${cpus:+, CPUs online $cpus}"
+echo "  cpufreq:  ${cpufreq:-unknown (guest did not report)}"
+echo "  kunit:    $kunit"
+[ -n "$boot_ok" ]

@@ -1,0 +1,96 @@
+#!/bin/bash
+# Build a gzip'd initramfs around Debian's busybox-static.
+#
+#   tools/mkinitramfs.sh OUT.cpio.gz SCRIPT [FILE:DEST ...]
+#
+# /init mounts proc, sysfs, devtmpfs and debugfs, installs the busybox
+# applets, runs SCRIPT (as /test.sh, with sh), then prints
+#   QEMU-TEST-RC=<exit code of SCRIPT>
+#   QEMU-TEST-END
+# and powers off (tools/qemu-run.sh waits for that marker). Extra files are
+# copied to DEST with their mode. No root needed: the archive is written by
+# the kernel's own usr/gen_init_cpio (compiled once into $BUILD/tools).
+#
+# Environment: BUSYBOX (default /bin/busybox; must be static, of the guest's
+# architecture), KSRC (kernel tree, for gen_init_cpio), BUILD.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+REPO=${REPO:-$(dirname "$here")}
+BUILD=${BUILD:-$REPO/build}
+KSRC=${KSRC:-$BUILD/linux}
+BUSYBOX=${BUSYBOX:-/bin/busybox}
+
+die() { echo "mkinitramfs: error: $*" >&2; exit 1; }
+
+[ $# -ge 2 ] || die "usage: $0 OUT.cpio.gz SCRIPT [FILE:DEST ...]"
+out=$1 script=$2
+shift 2
+[ -f "$script" ] || die "no such script: $script"
+[ -x "$BUSYBOX" ] || die "$BUSYBOX not found: install busybox-static ('make deps')"
+if readelf -l "$BUSYBOX" 2>/dev/null | grep -q 'Requesting program interpreter'; then
+	die "$BUSYBOX is dynamically linked; install busybox-static ('make deps')"
+fi
+
+gen=$BUILD/tools/gen_init_cpio
+if [ ! -x "$gen" ] || [ "$KSRC/usr/gen_init_cpio.c" -nt "$gen" ]; then
+	[ -f "$KSRC/usr/gen_init_cpio.c" ] || die "no $KSRC/usr/gen_init_cpio.c: run 'make base' first"
+	mkdir -p "$BUILD/tools"
+	cc -O2 -o "$gen.tmp" "$KSRC/usr/gen_init_cpio.c" && mv "$gen.tmp" "$gen"
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mkinitramfs.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+cat >"$tmp/init" <<'EOS'
+#!/bin/busybox sh
+/bin/busybox mkdir -p /proc /sys /dev /tmp /run /sbin /usr/bin /usr/sbin
+/bin/busybox --install -s
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+export PATH=/sbin:/bin:/usr/sbin:/usr/bin
+echo QEMU-TEST-BEGIN
+sh /test.sh
+echo "QEMU-TEST-RC=$?"
+echo QEMU-TEST-END
+poweroff -f
+EOS
+
+{
+	echo "dir /bin 755 0 0"
+	echo "dir /dev 755 0 0"
+	echo "nod /dev/console 600 0 0 c 5 1"
+	echo "nod /dev/null 666 0 0 c 1 3"
+	echo "dir /proc 755 0 0"
+	echo "dir /sys 755 0 0"
+	echo "dir /tmp 1777 0 0"
+	echo "file /bin/busybox $BUSYBOX 755 0 0"
+	echo "file /init $tmp/init 755 0 0"
+	echo "file /test.sh $(cd "$(dirname "$script")" && pwd)/$(basename "$script") 755 0 0"
+	declare -A dirs=()
+	for spec in "$@"; do
+		src=${spec%%:*} dest=${spec#*:}
+		[ -f "$src" ] || die "no such file: $src"
+		case "$dest" in /*) ;; *) die "DEST must be absolute: $spec" ;; esac
+		d=$(dirname "$dest")
+		parts=""
+		IFS=/ read -ra comps <<<"${d#/}"
+		for c in "${comps[@]}"; do
+			[ -n "$c" ] || continue
+			parts=$parts/$c
+			case "$parts" in /bin | /dev | /proc | /sys | /tmp) continue ;; esac
+			if [ -z "${dirs[$parts]:-}" ]; then
+				echo "dir $parts 755 0 0"
+				dirs[$parts]=1
+			fi
+		done
+		mode=$(stat -c %a "$src")
+		echo "file $dest $(cd "$(dirname "$src")" && pwd)/$(basename "$src") $mode 0 0"
+	done
+} >"$tmp/list"
+
+mkdir -p "$(dirname "$out")"
+"$gen" -t 0 "$tmp/list" | gzip -n -9 >"$out.tmp"
+mv "$out.tmp" "$out"

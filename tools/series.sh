@@ -1,0 +1,205 @@
+#!/bin/bash
+# The series round trip between patches/ and a git branch in the kernel tree.
+#
+#   tools/series.sh tree          branch $SERIES_BRANCH = base tag + git am patches/*.patch
+#   tools/series.sh export [DIR]  git format-patch the branch into DIR (default patches/)
+#   tools/series.sh status        say whether the branch and patches/ agree
+#
+# Environment (the Makefile passes these):
+#   REPO BUILD KSRC BASE_VERSION  repository, build dir, kernel tree, base version
+#   PATCHES                       the series directory (default $REPO/patches)
+#   SERIES_AUTHOR                 "Name <email>", committer of the applied series
+#                                 and From: of the cover letter
+#   SERIES_BRANCH                 default: series
+#   SUBJECT_PREFIX                default: PATCH
+#   FORCE=1                       let `tree` discard unexported work on the branch
+#
+# Reproducibility: git runs without the user's global/system config, commits
+# get the fixed committer identity with --committer-date-is-author-date, the
+# cover letter's subject and text live in the branch description and its Date
+# is the last commit's date; format-patch uses --zero-commit, --no-signature
+# and a fixed --abbrev. So `tree` then `export` reproduces patches/ byte for
+# byte, as long as patches/ itself was written by `export`.
+set -euo pipefail
+shopt -s inherit_errexit
+
+here=$(cd "$(dirname "$0")" && pwd)
+REPO=${REPO:-$(dirname "$here")}
+BUILD=${BUILD:-$REPO/build}
+KSRC=${KSRC:-$BUILD/linux}
+PATCHES=${PATCHES:-$REPO/patches}
+BASE_VERSION=${BASE_VERSION:-5.10.262-1}
+BASE_TAG=${BASE_TAG:-base-$BASE_VERSION}
+SERIES_AUTHOR=${SERIES_AUTHOR:-Schedutil Perf Hints <perf-hints@example.org>}
+SERIES_BRANCH=${SERIES_BRANCH:-series}
+SUBJECT_PREFIX=${SUBJECT_PREFIX:-PATCH}
+STATE=${SERIES_STATE:-$BUILD/state/series-$(echo "$KSRC" | sha256sum | cut -c1-8).stamp}
+
+die() { echo "series: error: $*" >&2; exit 1; }
+log() { echo "series: $*" >&2; }
+
+ident_name=${SERIES_AUTHOR% <*}
+ident_email=${SERIES_AUTHOR##*<}
+ident_email=${ident_email%>}
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
+export GIT_COMMITTER_NAME="$ident_name" GIT_COMMITTER_EMAIL="$ident_email"
+export GIT_AUTHOR_NAME="$ident_name" GIT_AUTHOR_EMAIL="$ident_email"
+g() { git -C "$KSRC" "$@"; }
+
+mkdir -p "$BUILD"
+[ -d "$KSRC/.git" ] || die "no kernel tree in $KSRC: run 'make base' first"
+g rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null || die "$KSRC has no tag $BASE_TAG: run 'make base'"
+
+patch_list() {
+	local p
+	for p in "$PATCHES"/*.patch; do
+		[ -f "$p" ] || continue
+		case "$(basename "$p")" in 0000-cover-letter.patch) continue ;; esac
+		echo "$p"
+	done | LC_ALL=C sort
+}
+
+patches_hash() {
+	local p
+	for p in "$PATCHES"/*.patch; do
+		[ -f "$p" ] || continue
+		basename "$p"
+		sha256sum <"$p"
+	done | sha256sum | cut -c1-64
+}
+
+branch_tip() { g rev-parse -q --verify "refs/heads/$SERIES_BRANCH" 2>/dev/null || true; }
+
+# Subject and text of the cover letter: "subject\n\nbody" (empty if none).
+cover_description() {
+	local cl=$PATCHES/0000-cover-letter.patch subject
+	[ -f "$cl" ] || return 0
+	subject=$(git mailinfo /dev/null /dev/null <"$cl" | sed -n 's/^Subject: //p')
+	printf '%s\n\n' "$subject"
+	# body: after the mail headers, up to the shortlog ("Name (N):")
+	awk '
+		!inbody { if ($0 == "") inbody = 1; next }
+		/^[^ \t].* \([0-9]+\):$/ { exit }
+		{ buf[n++] = $0 }
+		END {
+			while (n > 0 && buf[n - 1] == "") n--
+			for (i = 0; i < n; i++) print buf[i]
+		}' "$cl"
+}
+
+export_to() {
+	local out=$1 tmp date n
+	n=$(g rev-list --count "$BASE_TAG..$SERIES_BRANCH")
+	mkdir -p "$out"
+	tmp=$(mktemp -d "$BUILD/.export.XXXXXX")
+	if [ "$n" -gt 0 ]; then
+		date=$(g log -1 --format=%cI "$SERIES_BRANCH")
+		GIT_COMMITTER_DATE="$date" g format-patch -q --zero-commit --no-signature \
+			--no-thread --no-attach --abbrev=12 --no-base --cover-letter \
+			--cover-from-description=subject --subject-prefix="$SUBJECT_PREFIX" \
+			-o "$tmp" "$BASE_TAG..$SERIES_BRANCH" >/dev/null
+	fi
+	rm -f "$out"/*.patch
+	if [ "$n" -gt 0 ]; then
+		mv "$tmp"/*.patch "$out"/
+	fi
+	rmdir "$tmp"
+	echo "$n"
+}
+
+write_stamp() { mkdir -p "$(dirname "$STATE")"; echo "$1 $2" >"$STATE.tmp"; mv "$STATE.tmp" "$STATE"; }
+
+# Does the branch, exported, equal patches/ byte for byte?
+branch_matches_patches() {
+	local tmp rc=0
+	tmp=$(mktemp -d "$BUILD/.cmp.XXXXXX")
+	export_to "$tmp" >/dev/null
+	if [ -z "$(ls "$PATCHES"/*.patch 2>/dev/null)" ]; then
+		[ -z "$(ls "$tmp"/*.patch 2>/dev/null)" ] || rc=1
+	else
+		diff -r -q "$tmp" "$PATCHES" >/dev/null 2>&1 || rc=1
+	fi
+	rm -rf "$tmp"
+	return $rc
+}
+
+do_tree() {
+	local phash tip base stamp_hash="" stamp_tip="" p n
+	mkdir -p "$BUILD"
+	if [ -d "$KSRC/.git/rebase-apply" ]; then
+		log "an earlier git am was interrupted: aborting it"
+		g am --abort >/dev/null 2>&1 || rm -rf "$KSRC/.git/rebase-apply"
+	fi
+	phash=$(patches_hash)
+	tip=$(branch_tip)
+	base=$(g rev-parse "$BASE_TAG^{commit}")
+	[ -f "$STATE" ] && read -r stamp_hash stamp_tip <"$STATE" || true
+
+	if [ -n "$tip" ] && [ "$tip" = "$stamp_tip" ] && [ "$phash" = "$stamp_hash" ]; then
+		[ "$(g symbolic-ref -q --short HEAD || true)" = "$SERIES_BRANCH" ] || g checkout -q "$SERIES_BRANCH"
+		log "branch $SERIES_BRANCH is up to date with patches/ ($(g rev-list --count "$BASE_TAG..$tip") patches)"
+		return 0
+	fi
+	# The branch holds work that is not in patches/ unless it is what we
+	# applied last time, the bare base, or an apply that was interrupted.
+	if [ -n "$tip" ] && [ "$tip" != "$stamp_tip" ] && [ "$tip" != "$base" ] &&
+		[ "$stamp_tip" != PENDING ] && [ -z "${FORCE:-}" ]; then
+		if branch_matches_patches; then
+			write_stamp "$phash" "$tip"
+			[ "$(g symbolic-ref -q --short HEAD || true)" = "$SERIES_BRANCH" ] || g checkout -q "$SERIES_BRANCH"
+			log "branch $SERIES_BRANCH already matches patches/"
+			return 0
+		fi
+		die "branch $SERIES_BRANCH in $KSRC has commits that are not in patches/.
+  Save them with 'make export' (then commit patches/), or discard them with
+  'make tree FORCE=1'."
+	fi
+	if [ -n "$(g status --porcelain --untracked-files=no)" ] && [ -z "${FORCE:-}" ]; then
+		die "uncommitted changes in $KSRC; commit them (then 'make export') or
+  discard them with 'make tree FORCE=1'."
+	fi
+	write_stamp "$phash" PENDING
+	g checkout -q -f -B "$SERIES_BRANCH" "$BASE_TAG"
+	g clean -q -fd >/dev/null 2>&1 || true
+	local desc
+	desc=$(cover_description)
+	if [ -n "$desc" ]; then
+		g config "branch.$SERIES_BRANCH.description" "$desc"
+	else
+		g config --unset "branch.$SERIES_BRANCH.description" || true
+	fi
+	n=0
+	while read -r p; do
+		[ -n "$p" ] || continue
+		if ! g am -q --committer-date-is-author-date "$p" >"$BUILD/.am.log" 2>&1; then
+			local files
+			files=$(sed -n 's/^error: patch failed: \(.*\):[0-9]*$/\1/p; s/^error: \(.*\): \(does not exist in index\|already exists in index\|No such file or directory\)$/\1/p' "$BUILD/.am.log" | sort -u | tr '\n' ' ')
+			sed 's/^/  /' "$BUILD/.am.log" >&2
+			g am --abort >/dev/null 2>&1 || true
+			g checkout -q -f -B "$SERIES_BRANCH" "$BASE_TAG"
+			rm -f "$STATE"
+			die "patch $(basename "$p") does not apply to $BASE_TAG${files:+ (file: ${files% })}.
+  $SERIES_BRANCH was reset to $BASE_TAG; fix the patch and run 'make tree' again."
+		fi
+		n=$((n + 1))
+	done < <(patch_list)
+	rm -f "$BUILD/.am.log"
+	write_stamp "$phash" "$(g rev-parse HEAD)"
+	log "applied $n patches on $BASE_TAG (branch $SERIES_BRANCH, $(g rev-parse --short=12 HEAD))"
+}
+
+case "${1:-}" in
+tree) do_tree ;;
+export)
+	out=${2:-$PATCHES}
+	n=$(export_to "$out")
+	if [ "$out" = "$PATCHES" ] && [ "$(branch_tip)" ]; then
+		write_stamp "$(patches_hash)" "$(branch_tip)"
+	fi
+	log "exported $n patches (+ cover letter) from $SERIES_BRANCH to $out"
+	;;
+status)
+	if branch_matches_patches; then echo "in sync"; else echo "differs"; exit 1; fi
+	;;
+*) die "usage: $0 tree | export [DIR] | status" ;;
+esac

@@ -1,0 +1,25 @@
+#!/bin/bash
+# Build (once per `make check` run) the x86_64 test kernel: the series tree,
+# TEST_FRAGMENTS (default: Kconfig.fragment, configs/x86_64-test.config and
+# configs/kunit.config when it exists). Prints the bzImage path.
+# Suites call this instead of build-kernel.sh so the kernel is built once.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+REPO=${REPO:-$(dirname "$here")}
+BUILD=${BUILD:-$REPO/build}
+if [ -z "${TEST_FRAGMENTS:-}" ]; then
+	TEST_FRAGMENTS="$REPO/Kconfig.fragment $REPO/configs/x86_64-test.config"
+	[ ! -f "$REPO/configs/kunit.config" ] || TEST_FRAGMENTS="$TEST_FRAGMENTS $REPO/configs/kunit.config"
+fi
+stamp=$BUILD/state/test-kernel.run
+if [ -n "${CHECK_RUN_ID:-}" ] && [ -f "$stamp" ] &&
+	[ "$(sed -n 1p "$stamp")" = "$CHECK_RUN_ID $TEST_FRAGMENTS" ] &&
+	[ -f "$(sed -n 2p "$stamp")" ]; then
+	sed -n 2p "$stamp"
+	exit 0
+fi
+# shellcheck disable=SC2086
+img=$("$here/build-kernel.sh" x86_64-test x86_64 $TEST_FRAGMENTS)
+mkdir -p "$BUILD/state"
+printf '%s\n%s\n' "${CHECK_RUN_ID:-none} $TEST_FRAGMENTS" "$img" >"$stamp"
+echo "$img"
