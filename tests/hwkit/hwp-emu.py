@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Emulated HWP for tests/60-hwkit.sh: keeps HWP_REQUEST of fake CPUs
+up to date the way intel_pstate passive + schedutil with ->adjust_perf is
+specified to (DESIGN.md section 4), so the cpufreq_hwp selftest's own
+logic (sampling, checks, restore on every exit path) can be tested where
+no HWP exists.
+
+  hwp-emu.py ROOT NCPU MODE
+
+ROOT/sys/cpuN/cpufreq/* stand in for /sys/devices/system/cpu/cpuN/cpufreq,
+ROOT/dev/cpu/N/msr for /dev/cpu/N/msr (a sparse file; pread at the MSR
+number reads the value).  A CPU counts as busy while a running process
+whose name starts with hwp_request is pinned to it alone.  MODE: good;
+bad-min (MIN not capped at a lowered MAX, the v2 bug); no-desired (the
+frequency path: DESIRED stays 0)."""
+import glob
+import struct
+import sys
+import time
+
+root, ncpu, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+CAP, LOWEST, EPP = 40, 8, 0x80
+util = [0.0] * ncpu
+
+
+def rd(path, default=""):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return default
+
+
+def busy_cpus():
+    busy = set()
+    for st in glob.glob("/proc/[0-9]*/status"):
+        try:
+            with open(st) as f:
+                d = dict(ln.split(":", 1) for ln in f if ":" in ln)
+        except (OSError, ValueError):
+            continue
+        if not d.get("Name", "").strip().startswith("hwp_request"):
+            continue
+        if not d.get("State", "").strip().startswith("R"):
+            continue
+        cpus = d.get("Cpus_allowed_list", "").strip()
+        if cpus.isdigit():
+            busy.add(int(cpus))
+    return busy
+
+
+while True:
+    busy = busy_cpus()
+    for c in range(ncpu):
+        util[c] = min(1.0, util[c] + 0.2) if c in busy else util[c] * 0.8
+        cf = "%s/sys/cpu%d/cpufreq" % (root, c)
+        gov = rd(cf + "/scaling_governor")
+        limit = int(rd(cf + "/scaling_max_freq", "4000000") or 4000000) // 100000
+        hi = min(CAP, limit)
+        if gov == "performance":        # frequency path: MIN = MAX, DESIRED 0
+            lo, des = hi, 0
+        else:
+            target = max(1, -(-int(CAP * min(1.0, util[c] * 1.25) * 100) // 100))
+            lo = CAP if mode == "bad-min" and c in busy else LOWEST
+            des = 0 if mode == "no-desired" else max(lo, min(target, hi))
+        val = lo | hi << 8 | des << 16 | EPP << 24
+        with open("%s/dev/cpu/%d/msr" % (root, c), "r+b") as f:
+            f.seek(0x774)
+            f.write(struct.pack("<Q", val))
+    time.sleep(0.005)

@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Run the cpufreq_hwp selftest binary BIN (built with -I tests/hwkit, see
+# cpuid.h) against an emulated HWP machine, in a private mount namespace
+# where fake files are bind-mounted over /sys/devices/system/cpu and
+# /dev/cpu.  Needs root (unshare -m).
+#
+#   run-emu.sh BIN MODE [term-max|term-gov]
+#
+# With term-max (term-gov), SIGTERM is sent to the selftest as soon as it
+# has lowered scaling_max_freq (switched the governor) of cpu0, to check
+# that it restores the value on that path.
+# Prints the selftest's output, then "rc=N" and, per fake CPU,
+# "cpuN: <scaling_governor> <scaling_max_freq>" as left after the run.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+bin=$1 mode=$2 term=${3:-}
+ncpu=$(nproc)
+[ "$ncpu" -gt 2 ] && ncpu=2
+root=$(mktemp -d)
+emu=
+cleanup() {
+	[ -n "$emu" ] && kill "$emu" 2>/dev/null && wait "$emu" 2>/dev/null
+	rm -rf "$root"
+}
+trap cleanup EXIT
+for ((c = 0; c < ncpu; c++)); do
+	d=$root/sys/cpu$c/cpufreq
+	mkdir -p "$d" "$root/dev/cpu/$c"
+	echo 1 >"$root/sys/cpu$c/online"
+	echo intel_cpufreq >"$d/scaling_driver"
+	echo schedutil >"$d/scaling_governor"
+	echo "performance schedutil" >"$d/scaling_available_governors"
+	echo 4000000 >"$d/scaling_max_freq"
+	echo 800000 >"$d/scaling_min_freq"
+	echo 800000 >"$d/cpuinfo_min_freq"
+	echo 4000000 >"$d/cpuinfo_max_freq"
+	truncate -s 4096 "$root/dev/cpu/$c/msr"
+	printf '\001' | dd of="$root/dev/cpu/$c/msr" bs=1 seek=$((0x770)) \
+		conv=notrunc status=none	# MSR_PM_ENABLE: HWP enabled
+done
+for f in possible present online; do
+	echo "0-$((ncpu - 1))" >"$root/sys/$f"
+done
+python3 "$here/hwp-emu.py" "$root" "$ncpu" "$mode" &
+emu=$!
+for ((i = 0; i < 200; i++)); do	# until the emulator has written HWP_REQUEST
+	v=$(od -An -tx8 -j $((0x774)) -N 8 "$root/dev/cpu/$((ncpu - 1))/msr" | tr -d ' 0')
+	[ -n "$v" ] && break
+	sleep 0.05
+done
+if [ -n "$term" ]; then
+	(
+		f=$root/sys/cpu0/cpufreq/scaling_max_freq orig=4000000
+		if [ "$term" = term-gov ]; then
+			f=$root/sys/cpu0/cpufreq/scaling_governor orig=schedutil
+		fi
+		for ((i = 0; i < 3000; i++)); do
+			if [ "$(cat "$f")" != "$orig" ]; then
+				pkill -TERM -x "$(basename "$bin")"
+				echo "# sent SIGTERM with $(basename "$f") at $(cat "$f")"
+				break
+			fi
+			sleep 0.01
+		done
+	) &
+fi
+unshare -m --propagation private sh -c '
+	mount --bind "$1/sys" /sys/devices/system/cpu &&
+	mkdir -p /dev/cpu && mount --bind "$1/dev/cpu" /dev/cpu &&
+	exec "$2"' sh "$root" "$bin"
+echo "rc=$?"
+for ((c = 0; c < ncpu; c++)); do
+	echo "cpu$c: $(cat "$root/sys/cpu$c/cpufreq/scaling_governor") $(cat "$root/sys/cpu$c/cpufreq/scaling_max_freq")"
+done
