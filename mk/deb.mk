@@ -1,0 +1,31 @@
+# Installable kernels: Debian packages of the series, built with the kernel's
+# own bindeb-pkg from Debian's 5.10 amd64 config (or KCONFIG) plus
+# Kconfig.fragment.  Not part of 'make check' (hours on 2 cores).
+#
+#   make deb                          Debian's config + Kconfig.fragment
+#   make deb KCONFIG=/path/to/config  your config + Kconfig.fragment
+#   make deb DEB_JOBS=8 DEB_LOCALVERSION=-mine DEB_DEBUG_INFO=1
+#   make deb-clean                    remove $(BUILD)/deb (sources, objects, debs)
+#
+# Output: $(BUILD)/deb/linux-image-<release>_*.deb and friends.
+# Details: tools/build-deb.sh, Documentation/hardware-guide.md.
+
+KCONFIG ?=
+DEB_DIR ?= $(BUILD)/deb
+DEB_JOBS ?= $(shell nproc)
+DEB_LOCALVERSION ?= -hwp
+DEB_DEBUG_INFO ?= 0
+DEB_FRAGMENT ?= $(CURDIR)/Kconfig.fragment
+
+.PHONY: deb deb-clean
+deb: tree
+	@echo "== deb: Debian packages of the series"
+	REPO="$(CURDIR)" BUILD="$(BUILD)" KCONFIG="$(KCONFIG)" \
+	DEB_DIR="$(DEB_DIR)" DEB_JOBS="$(DEB_JOBS)" \
+	DEB_LOCALVERSION="$(DEB_LOCALVERSION)" DEB_DEBUG_INFO="$(DEB_DEBUG_INFO)" \
+	DEB_FRAGMENT="$(DEB_FRAGMENT)" \
+		$(CURDIR)/tools/build-deb.sh
+
+deb-clean:
+	-git -C "$(BUILD)/linux" worktree remove --force "$(DEB_DIR)/src" 2>/dev/null
+	rm -rf "$(DEB_DIR)"

@@ -1,0 +1,102 @@
+#!/bin/bash
+# Build installable Debian packages (linux-image, linux-headers, linux-libc-dev)
+# of the series with the kernel's own 'bindeb-pkg'.  Called by 'make deb'.
+#
+#   make deb [KCONFIG=/path/to/config] [DEB_JOBS=N] [DEB_LOCALVERSION=-hwp]
+#
+# Environment (mk/deb.mk passes these):
+#   REPO BUILD        repository root and build directory
+#   KCONFIG           base config; empty = Debian's own 5.10 amd64 config
+#                     (linux-config-5.10 of the same version as the source,
+#                     fetched and checksummed by tools/fetch-base.sh config)
+#   DEB_FRAGMENT      fragment merged on top (default: $REPO/Kconfig.fragment)
+#   DEB_DIR           output: the .deb files land here (default $BUILD/deb)
+#   DEB_JOBS          parallel jobs (default: nproc)
+#   DEB_LOCALVERSION  appended to the version: uname -r = 5.10.262$DEB_LOCALVERSION
+#   DEB_DEBUG_INFO    0 (default): no debug info, see tools/debconfig.sh
+#   DEB_BRANCH        what to build (default: branch 'series' of $BUILD/linux)
+#
+# The build runs in a separate checkout of the branch ($DEB_DIR/src, a git
+# worktree) and a separate object directory ($DEB_DIR/obj, O=), so it never
+# disturbs the tree used by 'make' and 'make check'.  Interrupt and rerun at
+# will: the object directory is reused, the build continues where it was.
+#
+# Time: on 2 cores a full build with Debian's config (about 13,000 objects,
+# mostly modules) takes about 2.5 hours; see Documentation/hardware-guide.md
+# for how that was measured.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+REPO=${REPO:-$(dirname "$here")}
+BUILD=${BUILD:-$REPO/build}
+KCONFIG=${KCONFIG:-}
+DEB_FRAGMENT=${DEB_FRAGMENT:-$REPO/Kconfig.fragment}
+DEB_DIR=${DEB_DIR:-$BUILD/deb}
+DEB_JOBS=${DEB_JOBS:-$(nproc)}
+DEB_LOCALVERSION=${DEB_LOCALVERSION:--hwp}
+DEB_BRANCH=${DEB_BRANCH:-series}
+KTREE=${KTREE:-$BUILD/linux}
+export DEB_DEBUG_INFO=${DEB_DEBUG_INFO:-0}
+
+die() { echo "deb: error: $*" >&2; exit 1; }
+log() { echo "deb: $*" >&2; }
+
+# 1. Host tools: what Debian's kernel packaging and the build need.
+missing=()
+need() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
+need gcc gcc
+need make make
+need bc bc
+need bison bison
+need flex flex
+need perl perl
+need xz xz-utils
+need cpio cpio
+need rsync rsync
+need depmod kmod
+need fakeroot fakeroot
+need dpkg-buildpackage dpkg-dev
+[ -e /usr/include/openssl/ssl.h ] || missing+=(libssl-dev)
+[ -e /usr/include/gelf.h ] || missing+=(libelf-dev)
+if [ "$DEB_DEBUG_INFO" != 0 ]; then
+	need pahole dwarves
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+	die "missing build tools; install them with:
+  sudo apt-get install ${missing[*]}"
+fi
+
+# 2. The base config.
+if [ -z "$KCONFIG" ]; then
+	log "base config: Debian's linux-config-5.10 (config.amd64_none_amd64)"
+	KCONFIG=$(REPO=$REPO BUILD=$BUILD "$REPO/tools/fetch-base.sh" config) ||
+		die "could not fetch Debian's config (see above); or give one: make deb KCONFIG=/boot/config-\$(uname -r)"
+fi
+[ -f "$KCONFIG" ] || die "KCONFIG=$KCONFIG does not exist"
+[ -f "$DEB_FRAGMENT" ] || die "fragment $DEB_FRAGMENT does not exist"
+
+# 3. A clean checkout of the branch to build.
+git -C "$KTREE" rev-parse --verify -q "$DEB_BRANCH^{commit}" >/dev/null ||
+	die "$KTREE has no branch $DEB_BRANCH: run 'make tree' first"
+src=$DEB_DIR/src obj=$DEB_DIR/obj
+mkdir -p "$DEB_DIR"
+if [ ! -e "$src/.git" ]; then
+	git -C "$KTREE" worktree prune
+	git -C "$KTREE" worktree add -q --detach "$src" "$DEB_BRANCH"
+else
+	git -C "$src" checkout -q -f --detach "$DEB_BRANCH"
+fi
+log "source: $(git -C "$src" log -1 --format='%h %s') ($(git -C "$KTREE" rev-list --count "base-${BASE_VERSION:-5.10.262-1}..$DEB_BRANCH" 2>/dev/null || echo '?') patches on the base)"
+
+# 4. The config: base + fragment, checked.
+"$here/debconfig.sh" "$src" "$obj" "$KCONFIG" "$DEB_FRAGMENT"
+
+# 5. The packages.
+log "building with $DEB_JOBS jobs in $obj (a full build takes hours on 2 cores)"
+start=$(date +%s)
+make -C "$src" O="$obj" -j"$DEB_JOBS" LOCALVERSION="$DEB_LOCALVERSION" \
+	KBUILD_BUILD_USER="${KBUILD_BUILD_USER:-$(id -un)}" bindeb-pkg
+krel=$(cat "$obj/include/config/kernel.release")
+log "built $krel in $(( ($(date +%s) - start) / 60 )) min:"
+ls -1 "$DEB_DIR"/linux-*"$krel"*.deb "$DEB_DIR"/linux-libc-dev_*.deb 2>/dev/null | sed 's/^/  /' >&2
+log "install: sudo apt install $DEB_DIR/linux-image-${krel}_*.deb $DEB_DIR/linux-headers-${krel}_*.deb"

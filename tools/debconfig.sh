@@ -1,0 +1,120 @@
+#!/bin/bash
+# Make a kernel .config for an installable (Debian package) build: a base
+# config (by default Debian's own 5.10 amd64 config) with Kconfig.fragment
+# merged on top, made fit for a local build, and checked.
+#
+#   tools/debconfig.sh KSRC OUTDIR BASE FRAGMENT...
+#
+#   KSRC      kernel tree (the one to build; only scripts/ and Kconfig are used)
+#   OUTDIR    the O= build directory; OUTDIR/.config is written
+#   BASE      a kernel config file, or Debian's linux-config-5.10 .deb, from
+#             which usr/src/linux-config-5.10/config.amd64_none_amd64.xz is taken
+#   FRAGMENT  one or more Kconfig fragments (CONFIG_X=y / # CONFIG_X is not set)
+#
+# Environment:
+#   DEB_DEBUG_INFO=0  (default) turn CONFIG_DEBUG_INFO off: a build about 3x
+#                     faster and smaller; 1 keeps the base's setting (Debian's
+#                     config then also wants pahole, from the dwarves package)
+#   DEB_FLAVOUR       config inside the .deb (default amd64_none_amd64)
+#
+# Steps: take the base; blank the certificate settings that point into
+# Debian's packaging tree (CONFIG_SYSTEM_TRUSTED_KEYS="debian/certs/...",
+# CONFIG_SYSTEM_REVOCATION_KEYS, a MODULE_SIG_KEY other than the default),
+# since a local build neither has nor needs Debian's keys (modules are
+# signed with a key generated for this build); merge the fragments with
+# scripts/kconfig/merge_config.sh; make olddefconfig; then fail, naming
+# them, if any option a fragment asks for did not end up set.
+set -euo pipefail
+
+die() { echo "debconfig: error: $*" >&2; exit 1; }
+
+[ $# -ge 4 ] || die "usage: $0 KSRC OUTDIR BASE FRAGMENT..."
+KSRC=$1 OUTDIR=$2 BASE=$3
+shift 3
+DEB_DEBUG_INFO=${DEB_DEBUG_INFO:-0}
+DEB_FLAVOUR=${DEB_FLAVOUR:-amd64_none_amd64}
+
+[ -f "$KSRC/scripts/kconfig/merge_config.sh" ] ||
+	die "$KSRC is not a kernel tree (run 'make tree' first)"
+[ -f "$BASE" ] || die "base config $BASE does not exist"
+BASE=$(cd "$(dirname "$BASE")" && pwd)/$(basename "$BASE")
+frags=()
+for f in "$@"; do
+	[ -f "$f" ] || die "fragment $f does not exist"
+	frags+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")")
+done
+set -- "${frags[@]}"
+[ -e "$KSRC/.config" ] &&
+	die "$KSRC has a .config; O= builds need a clean source tree ('make -C $KSRC mrproper')"
+
+mkdir -p "$OUTDIR"
+OUTDIR=$(cd "$OUTDIR" && pwd)
+base=$OUTDIR/base.config
+
+case $BASE in
+*.deb)
+	member=./usr/src/linux-config-5.10/config.$DEB_FLAVOUR.xz
+	dpkg-deb --fsys-tarfile "$BASE" | tar -xOf - "$member" | xz -dc >"$base.tmp" ||
+		die "$BASE has no $member (dpkg-deb -c $BASE lists what it has)"
+	mv "$base.tmp" "$base"
+	;;
+*)
+	cp "$BASE" "$base"
+	;;
+esac
+grep -q '^CONFIG_' "$base" || die "$BASE does not look like a kernel config"
+
+# Local build: no Debian certificates, no Debian signing key.
+local_frag=$OUTDIR/local.fragment
+{
+	echo '# written by tools/debconfig.sh: settings for a local build'
+	echo 'CONFIG_SYSTEM_TRUSTED_KEYS=""'
+	echo 'CONFIG_SYSTEM_REVOCATION_KEYS=""'
+	echo 'CONFIG_MODULE_SIG_KEY="certs/signing_key.pem"'
+	if [ "$DEB_DEBUG_INFO" = 0 ]; then
+		echo '# CONFIG_DEBUG_INFO is not set'
+	fi
+} >"$local_frag"
+
+# The fragments (the product's) come last, so they win over everything.
+(cd "$KSRC" && scripts/kconfig/merge_config.sh -m -O "$OUTDIR" \
+	"$base" "$local_frag" "$@") >"$OUTDIR/merge.log" 2>&1 ||
+	{ cat "$OUTDIR/merge.log" >&2; die "merge_config.sh failed"; }
+make -s -C "$KSRC" O="$OUTDIR" olddefconfig >>"$OUTDIR/merge.log" 2>&1 ||
+	{ tail -20 "$OUTDIR/merge.log" >&2; die "make olddefconfig failed"; }
+
+# Every option requested by a fragment must be set as requested.
+bad=0
+for f in "$@"; do
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			opt=${line%%=*}
+			want=$line
+			;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }
+			opt=${opt%% *}
+			want=
+			;;
+		*) continue ;;
+		esac
+		have=$(grep -E "^(# )?$opt[= ]" "$OUTDIR/.config" || true)
+		if [ -z "$want" ]; then
+			case $have in "$opt="*) ;; *) continue ;; esac
+			want="# $opt is not set"
+		elif [ "$have" = "$want" ]; then
+			continue
+		fi
+		echo "debconfig: $(basename "$f"): wanted '$want', got '${have:-(absent)}'" >&2
+		bad=1
+	done <"$f"
+done
+[ $bad = 0 ] || die "some requested options are not set (missing dependencies?)"
+
+for opt in SYSTEM_TRUSTED_KEYS SYSTEM_REVOCATION_KEYS; do
+	if grep -q "^CONFIG_$opt=\"..*\"" "$OUTDIR/.config"; then
+		die "CONFIG_$opt is still set: $(grep "^CONFIG_$opt=" "$OUTDIR/.config")"
+	fi
+done
+echo "debconfig: $OUTDIR/.config: $(basename "$BASE") + $(for f in "$@"; do basename "$f"; done | tr '\n' ' ')- all requested options set"
