@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Kconfig.fragment merges onto Debian's own 5.10 amd64 config (the default
+# base of 'make deb') with every requested option set, through the same
+# tools/debconfig.sh that 'make deb' uses (merge_config.sh, olddefconfig, in
+# a temporary O= directory; nothing is built).  Also checks that Debian's
+# certificate settings are blanked for a local build, and that a fragment
+# option that cannot be set is refused, by name.
+#
+# Environment: KSRC (kernel tree with the series), BUILD, REPO.
+# Debian's config comes from linux-config-5.10 (same version as the
+# source), fetched and checksummed by 'tools/fetch-base.sh config'.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+REPO=${REPO:-$(dirname "$here")}
+BUILD=${BUILD:-$REPO/build}
+KSRC=${KSRC:-$BUILD/linux}
+work=$BUILD/tests/61-debconfig
+frag=$REPO/Kconfig.fragment
+failed=0
+
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; failed=1; }
+skip() { echo "SKIP: $1: $2"; }
+
+names=("Kconfig.fragment merges onto Debian's 5.10 amd64 config"
+	"Debian's certificate settings are blanked for a local build"
+	"a fragment option that cannot be set is refused by name")
+
+rm -rf "$work"
+mkdir -p "$work"
+
+why=
+if [ ! -f "$KSRC/scripts/kconfig/merge_config.sh" ]; then
+	why="no kernel tree in $KSRC (make tree)"
+elif [ ! -f "$frag" ]; then
+	why="no $frag"
+elif ! deb=$(REPO=$REPO BUILD=$BUILD "$REPO/tools/fetch-base.sh" config 2>"$work/fetch.log"); then
+	for n in "${names[@]}"; do
+		fail "$n" "could not fetch Debian's linux-config-5.10: $(tail -2 "$work/fetch.log" | tr '\n' '|')"
+	done
+	exit 1
+fi
+if [ -n "$why" ]; then
+	for n in "${names[@]}"; do
+		skip "$n" "$why"
+	done
+	exit 0
+fi
+
+# 1. The product's fragment on Debian's config.
+if "$REPO/tools/debconfig.sh" "$KSRC" "$work/debian" "$deb" "$frag" \
+	>"$work/debian.log" 2>&1; then
+	n=$(grep -cE '^(CONFIG_[A-Z0-9_]+=|# CONFIG_[A-Z0-9_]+ is not set)' "$frag")
+	pass "${names[0]} ($n options)"
+else
+	fail "${names[0]}" "$(grep -E 'debconfig: ' "$work/debian.log" | tr '\n' '|')"
+fi
+
+# 2. A config as an installed Debian kernel has it (/boot/config-*), with
+#    the certificate paths of Debian's packaging tree.
+base=$work/debian/base.config
+if [ -f "$base" ]; then
+	{
+		grep -vE '^(# )?CONFIG_(SYSTEM_TRUSTED_KEYS|MODULE_SIG_KEY|SYSTEM_REVOCATION_LIST|SYSTEM_REVOCATION_KEYS)[= ]' "$base"
+		echo 'CONFIG_SYSTEM_TRUSTED_KEYS="debian/certs/debian-uefi-certs.pem"'
+		echo 'CONFIG_MODULE_SIG_KEY="debian/certs/signing_key.pem"'
+		echo 'CONFIG_SYSTEM_REVOCATION_LIST=y'
+		echo 'CONFIG_SYSTEM_REVOCATION_KEYS="debian/certs/revoked.pem"'
+	} >"$work/boot-config"
+	if "$REPO/tools/debconfig.sh" "$KSRC" "$work/boot" "$work/boot-config" "$frag" \
+		>"$work/boot.log" 2>&1; then
+		left=$(grep -E '^CONFIG_(SYSTEM_TRUSTED_KEYS|SYSTEM_REVOCATION_KEYS|MODULE_SIG_KEY)=' \
+			"$work/boot/.config" | grep debian/ | tr '\n' ' ')
+		if [ -z "$left" ]; then
+			pass "${names[1]}"
+		else
+			fail "${names[1]}" "still set: $left"
+		fi
+	else
+		fail "${names[1]}" "$(grep -E 'debconfig: ' "$work/boot.log" | tr '\n' '|')"
+	fi
+else
+	skip "${names[1]}" "no base config extracted (see the first check)"
+fi
+
+# 3. An option that cannot stick must fail the merge, naming the option.
+{
+	cat "$frag"
+	echo 'CONFIG_HWKIT_NO_SUCH_OPTION=y'
+} >"$work/bad.fragment"
+if "$REPO/tools/debconfig.sh" "$KSRC" "$work/bad" "$deb" "$work/bad.fragment" \
+	>"$work/bad.log" 2>&1; then
+	fail "${names[2]}" "debconfig.sh accepted CONFIG_HWKIT_NO_SUCH_OPTION=y"
+elif grep -q "wanted 'CONFIG_HWKIT_NO_SUCH_OPTION=y'" "$work/bad.log"; then
+	pass "${names[2]}"
+else
+	fail "${names[2]}" "$(tail -3 "$work/bad.log" | tr '\n' '|')"
+fi
+
+rm -rf "$work/debian/"*.o "$work/bad" "$work/boot/scripts" 2>/dev/null
+exit $failed
