@@ -1,0 +1,103 @@
+#!/bin/bash
+# Suite 00: the pinned Debian base, and the refusals of tools/fetch-base.sh.
+# The error cases run against a scratch build directory, never the real cache.
+set -uo pipefail
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
+BASE_VERSION=${BASE_VERSION:-5.10.262-1}
+deb=linux-source-5.10_${BASE_VERSION}_all.deb
+tag=base-$BASE_VERSION
+fetch=$REPO/tools/fetch-base.sh
+
+pinned() { awk -v f="$1" '$1 !~ /^#/ && $2 == f { print $1 }' "$REPO/base.sha256"; }
+
+# --- the real base --------------------------------------------------------------
+if git -C "$KSRC" rev-parse -q --verify "refs/tags/$tag" >/dev/null; then
+	want=$(sed -n 's/^# base-commit '"$BASE_VERSION"' \([0-9a-f]*\)$/\1/p' "$REPO/base.sha256")
+	got=$(git -C "$KSRC" rev-parse "$tag^{commit}")
+	if [ -z "$want" ]; then
+		echo "SKIP: base-commit-reproducible: no '# base-commit $BASE_VERSION' line in base.sha256"
+	elif [ "$got" = "$want" ]; then
+		echo "PASS: base-commit-reproducible"
+	else
+		echo "FAIL: base-commit-reproducible: tag $tag is $got, base.sha256 pins $want"
+	fi
+else
+	echo "FAIL: base-present: $KSRC has no tag $tag"
+fi
+src=""
+if [ -f "$BUILD/dl/$deb" ]; then
+	src=$BUILD/dl/$deb
+elif [ -n "${LOCAL_TARBALL:-}" ] && [ "${LOCAL_TARBALL%.deb}" != "$LOCAL_TARBALL" ]; then
+	src=$LOCAL_TARBALL
+fi
+if [ -z "$src" ]; then
+	echo "SKIP: base-checksum: the .deb is not cached (base came from LOCAL_TARBALL=${LOCAL_TARBALL:-})"
+elif [ "$(sha256sum <"$src" | cut -c1-64)" = "$(pinned "$deb")" ]; then
+	echo "PASS: base-checksum"
+else
+	echo "FAIL: base-checksum: $src does not match base.sha256"
+fi
+
+# --- refusals, in a scratch build dir ------------------------------------------------
+scratch=$(mktemp -d "$BUILD/.test-base.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+# run fetch-base against the scratch dir; output in $scratch/out, status in $rc
+run() {
+	rc=0
+	env BUILD="$scratch/b" KSRC="$scratch/b/linux" REPO="$REPO" BASE_VERSION="$BASE_VERSION" \
+		LOCAL_TARBALL= BASE_SHA256= "$@" "$fetch" source >"$scratch/out" 2>&1 || rc=$?
+}
+nothing_unpacked() { [ ! -e "$scratch/b/linux" ] && [ -z "$(ls -d "$scratch"/b/.unpack.* "$scratch"/b/dl/.download.* 2>/dev/null)" ]; }
+expect() { # NAME PATTERN: fetch failed, said PATTERN, left nothing behind
+	if [ $rc -ne 0 ] && grep -q "$2" "$scratch/out" && nothing_unpacked; then
+		echo "PASS: $1"
+	else
+		echo "FAIL: $1: status $rc, output: $(tr '\n' ' ' <"$scratch/out" | cut -c1-300)"
+	fi
+}
+
+if [ -n "$src" ]; then
+	mkdir -p "$scratch/b/dl"
+	cp "$src" "$scratch/b/dl/$deb"
+	printf 'X' | dd of="$scratch/b/dl/$deb" bs=1 seek=4096 conv=notrunc status=none
+	cp "$scratch/b/dl/$deb" "$scratch/corrupt.deb"
+	# a corrupted cached download: refused and deleted; the re-download then
+	# hits an unreachable mirror, which must be said clearly
+	run MIRROR=http://127.0.0.1:9/debian SECURITY_MIRROR=http://127.0.0.1:9/debian-security
+	expect corrupted-download-refused "checksum mismatch"
+	if [ -e "$scratch/b/dl/$deb" ]; then
+		echo "FAIL: corrupted-download-deleted: $deb is still in the cache"
+	else
+		echo "PASS: corrupted-download-deleted"
+	fi
+	expect mirror-unreachable-error "cannot reach the Debian mirror"
+	# a corrupted local copy: refused, and the user's file is left alone
+	rm -rf "$scratch/b"
+	run LOCAL_TARBALL="$scratch/corrupt.deb"
+	expect corrupted-local-copy-refused "refusing LOCAL_TARBALL"
+	[ -f "$scratch/corrupt.deb" ] || echo "FAIL: corrupted-local-copy-kept: the user's file was deleted"
+	rm -f "$scratch/corrupt.deb"
+	# not enough disk: refused before unpacking
+	rm -rf "$scratch/b"
+	run LOCAL_TARBALL="$src" MIN_FREE_MB=999999999
+	expect disk-full-refused "not enough free disk space"
+else
+	echo "SKIP: corrupted-download-refused: no cached .deb to corrupt"
+fi
+
+# a version with no pinned checksum
+rm -rf "$scratch/b"
+run BASE_VERSION=5.10.0-0
+expect unpinned-version-refused "no pinned sha256"
+# a version the mirror does not serve: the served ones are listed
+rm -rf "$scratch/b"
+# start from the real apt lists, if any, so the update is a quick revalidation
+if [ -d "$BUILD/apt/lists" ]; then
+	mkdir -p "$scratch/b/apt" && cp -a "$BUILD/apt/lists" "$scratch/b/apt/lists"
+fi
+run BASE_VERSION=5.10.0-0 BASE_SHA256=0000000000000000000000000000000000000000000000000000000000000000
+if grep -q "cannot reach the Debian mirror" "$scratch/out"; then
+	echo "SKIP: unserved-version-lists-versions: the mirror is unreachable from here"
+else
+	expect unserved-version-lists-versions "versions of linux-source-5.10 served"
+fi
