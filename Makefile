@@ -89,3 +89,6 @@ distclean:
 ## help: list the targets
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
+
+# Other parts of the project plug their targets in here (mk/deb.mk, ...).
+-include $(sort $(wildcard $(CURDIR)/mk/*.mk))
