@@ -114,7 +114,13 @@ static void gen(struct trace *tr)
 			continue;
 		have = 1;
 		last_update = t;
-		tr->u[tr->n++] = (struct update){ t, (unsigned int)util, tr->dl };
+		/*
+		 * schedutil_cpu_util(FREQUENCY_UTIL): the deadline bandwidth is
+		 * added to the CFS utilization, capped at the capacity; the perf
+		 * path also passes it alone as the required minimum.
+		 */
+		tr->u[tr->n++] = (struct update){ t,
+			(unsigned int)fmin(1024.0, util + tr->dl), tr->dl };
 	}
 }
 
@@ -215,7 +221,7 @@ static int replay(const char *outdir)
 		fprintf(f, "# %s; levels: lowest %d guaranteed %d highest %d, policy max %d\n",
 			tr->desc, HWP_LOWEST, HWP_GUARANTEED, HWP_HIGHEST,
 			tr->max_ratio ? tr->max_ratio : HWP_HIGHEST);
-		fprintf(f, "# t_ms util dl a_min a_desired a_max b_min b_desired b_max c_min c_desired c_max\n");
+		fprintf(f, "# t_ms util(cfs+dl) dl a_min a_desired a_max b_min b_desired b_max c_min c_desired c_max\n");
 		for (i = 0; i < tr->n; i++)
 			fprintf(f, "%.3f %u %u %d %d %d %d %d %d %d %d %d\n",
 				tr->u[i].t_us / 1000.0, tr->u[i].util, tr->u[i].dl,

@@ -191,10 +191,11 @@ H6_PATH void h6_path_freq(unsigned long util, unsigned long dl_bw,
 	unsigned long freq;
 
 	/*
-	 * get_next_freq(): sugov_get_util() has already folded the deadline
-	 * bandwidth into util (util = max(cfs+rt, dl_bw) in effect).
+	 * get_next_freq(): util already includes the deadline bandwidth
+	 * (schedutil_cpu_util() adds it); the frequency path has no separate
+	 * minimum, so dl_bw is not used here.
 	 */
-	util = max(util, dl_bw);
+	(void)dl_bw;
 	freq = map_util_freq(util, cpu->cpuinfo_max_freq, capacity);
 #ifdef H6_COUNT_DIV
 	h6_div_count++;		/* the '/' in map_util_freq() */

@@ -23,7 +23,7 @@ set yrange [0:1100]
 set y2range [0:50]
 set y2tics
 set xlabel "time (ms)"
-plot datafile u 1:2 w lines lc rgb "#444444" t "util", \
+plot datafile u 1:2 w lines lc rgb "#444444" t "util (cfs+dl)", \
      datafile u 1:3 w lines lc rgb "#9467bd" t "deadline bw", \
      datafile u 1:12 axes x1y2 w steps lw 2 lc rgb "#999999" t "(c) MAX", \
      datafile u 1:11 axes x1y2 w steps lw 2 lc rgb "#17becf" t "(c) DESIRED", \
