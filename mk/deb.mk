@@ -5,6 +5,8 @@
 #   make deb                          Debian's config + Kconfig.fragment
 #   make deb KCONFIG=/path/to/config  your config + Kconfig.fragment
 #   make deb DEB_JOBS=8 DEB_LOCALVERSION=-mine DEB_DEBUG_INFO=1
+#   make deb DEB_BRANCH=base-5.10.262-1 DEB_LOCALVERSION=-stock \
+#            DEB_DIR=$PWD/build/deb-stock     the same kernel without the series
 #   make deb-clean                    remove $(BUILD)/deb (sources, objects, debs)
 #
 # Output: $(BUILD)/deb/linux-image-<release>_*.deb and friends.
@@ -16,6 +18,7 @@ DEB_JOBS ?= $(shell nproc)
 DEB_LOCALVERSION ?= -hwp
 DEB_DEBUG_INFO ?= 0
 DEB_FRAGMENT ?= $(CURDIR)/Kconfig.fragment
+DEB_BRANCH ?= series
 
 .PHONY: deb deb-clean
 deb: tree
@@ -23,9 +26,9 @@ deb: tree
 	REPO="$(CURDIR)" BUILD="$(BUILD)" KCONFIG="$(KCONFIG)" \
 	DEB_DIR="$(DEB_DIR)" DEB_JOBS="$(DEB_JOBS)" \
 	DEB_LOCALVERSION="$(DEB_LOCALVERSION)" DEB_DEBUG_INFO="$(DEB_DEBUG_INFO)" \
-	DEB_FRAGMENT="$(DEB_FRAGMENT)" \
+	DEB_FRAGMENT="$(DEB_FRAGMENT)" DEB_BRANCH="$(DEB_BRANCH)" KTREE="$(KSRC)" \
 		$(CURDIR)/tools/build-deb.sh
 
 deb-clean:
-	-git -C "$(BUILD)/linux" worktree remove --force "$(DEB_DIR)/src" 2>/dev/null
-	rm -rf "$(DEB_DIR)"
+	-git -C "$(KSRC)" worktree remove --force "$(abspath $(DEB_DIR))/src" 2>/dev/null
+	rm -rf "$(abspath $(DEB_DIR))"
