@@ -1,0 +1,15 @@
+# The hot-path cost of the series, measured in user space (issue 6):
+# callgrind instructions, divisions and MSR accesses per update for the
+# series' ->adjust_perf path, the 5.10 frequency path and the December 2020
+# v2 formulation, a trace replay (HWP_REQUEST writes per 1000 updates) and
+# gnuplot plots.  Details: tools/perf-harness/, Documentation/perf-harness.md.
+#
+#   make bench                 tables on stdout, plots in $(BUILD)/bench/plots
+
+BENCH_DIR ?= $(BUILD)/bench
+
+.PHONY: bench
+bench: tree
+	@echo "== bench: cost and trace replay of the HWP mapping"
+	$(CURDIR)/tools/perf-harness/deps.sh
+	$(MAKE) -s -C $(CURDIR)/tools/perf-harness bench KSRC=$(BUILD)/linux OUT=$(BENCH_DIR)
