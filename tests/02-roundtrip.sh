@@ -7,17 +7,13 @@ if ! ls "$REPO"/patches/*.patch >/dev/null 2>&1; then
 	echo "SKIP: round-trip: patches/ has no patches yet"
 	exit 0
 fi
-out=$(mktemp -d "$BUILD/.test-roundtrip.XXXXXX")
-trap 'rm -rf "$out"' EXIT
-if ! "$REPO/tools/series.sh" export "$out/p" 2>"$out/err"; then
-	echo "FAIL: round-trip: export failed: $(tr '\n' ' ' <"$out/err")"
-	exit 0
-fi
-if diff -r "$REPO/patches" "$out/p" >"$out/diff"; then
-	echo "PASS: round-trip-byte-for-byte ($(ls "$out"/p/*.patch | wc -l) files)"
+if "$REPO/tools/series.sh" status >"$BUILD/.roundtrip.out" 2>&1; then
+	echo "PASS: round-trip-byte-for-byte ($(ls "$REPO"/patches/*.patch | wc -l) files)"
 else
-	echo "FAIL: round-trip-byte-for-byte: export differs from patches/ (run 'make tree export' and commit patches/): $(head -c 600 "$out/diff" | tr '\n' ' ')"
+	head -n 60 "$BUILD/.roundtrip.out"
+	echo "FAIL: round-trip-byte-for-byte: exporting the untouched branch does not reproduce patches/ (run 'make tree FORCE=1 export' and commit patches/ if the branch is right)"
 fi
+rm -f "$BUILD/.roundtrip.out"
 if [ -f "$REPO/patches/0000-cover-letter.patch" ] &&
 	! grep -q '\*\*\* SUBJECT HERE \*\*\*\|\*\*\* BLURB HERE \*\*\*' "$REPO/patches/0000-cover-letter.patch"; then
 	echo "PASS: cover-letter-has-text"

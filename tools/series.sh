@@ -109,17 +109,25 @@ export_to() {
 
 write_stamp() { mkdir -p "$(dirname "$STATE")"; echo "$1 $2" >"$STATE.tmp"; mv "$STATE.tmp" "$STATE"; }
 
+# same_patches A B: the same *.patch files, byte for byte (differences on stderr)
+same_patches() {
+	local a=$1 b=$2 f rc=0
+	diff <(cd "$a" && ls -- *.patch 2>/dev/null) <(cd "$b" && ls -- *.patch 2>/dev/null) >&2 || rc=1
+	for f in "$a"/*.patch; do
+		[ -f "$f" ] && [ -f "$b/$(basename "$f")" ] || continue
+		diff -u "$f" "$b/$(basename "$f")" >&2 || rc=1
+	done
+	return $rc
+}
+
 # Does the branch, exported, equal patches/ byte for byte?
 branch_matches_patches() {
 	local tmp rc=0
 	tmp=$(mktemp -d "$BUILD/.cmp.XXXXXX")
 	export_to "$tmp" >/dev/null
-	if [ -z "$(ls "$PATCHES"/*.patch 2>/dev/null)" ]; then
-		[ -z "$(ls "$tmp"/*.patch 2>/dev/null)" ] || rc=1
-	else
-		diff -r -q "$tmp" "$PATCHES" >/dev/null 2>&1 || rc=1
-	fi
-	rm -rf "$tmp"
+	same_patches "$PATCHES" "$tmp" 2>"$tmp.diff" || rc=1
+	[ $rc -eq 0 ] || [ -z "${SHOW_DIFF:-}" ] || cat "$tmp.diff" >&2
+	rm -rf "$tmp" "$tmp.diff"
 	return $rc
 }
 
@@ -199,7 +207,14 @@ export)
 	log "exported $n patches (+ cover letter) from $SERIES_BRANCH to $out"
 	;;
 status)
-	if branch_matches_patches; then echo "in sync"; else echo "differs"; exit 1; fi
+	# exit 0 if exporting the branch reproduces patches/ byte for byte;
+	# otherwise show the differences (patches/ on the left) and exit 1
+	if SHOW_DIFF=1 branch_matches_patches; then
+		echo "branch $SERIES_BRANCH and patches/ are in sync"
+	else
+		echo "branch $SERIES_BRANCH differs from patches/ (diff above: - patches/, + export)"
+		exit 1
+	fi
 	;;
 *) die "usage: $0 tree | export [DIR] | status" ;;
 esac
