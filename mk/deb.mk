@@ -21,6 +21,7 @@ DEB_FRAGMENT ?= $(CURDIR)/Kconfig.fragment
 DEB_BRANCH ?= series
 
 .PHONY: deb deb-clean
+## deb: Debian packages of the series in build/deb (KCONFIG=/path/to/config; ~1-1.5 h on 2 cores)
 deb: tree
 	@echo "== deb: Debian packages of the series"
 	REPO="$(CURDIR)" BUILD="$(BUILD)" KCONFIG="$(KCONFIG)" \
@@ -29,6 +30,7 @@ deb: tree
 	DEB_FRAGMENT="$(DEB_FRAGMENT)" DEB_BRANCH="$(DEB_BRANCH)" KTREE="$(KSRC)" \
 		$(CURDIR)/tools/build-deb.sh
 
+## deb-clean: remove build/deb (its checkout, objects and packages)
 deb-clean:
 	-git -C "$(KSRC)" worktree remove --force "$(abspath $(DEB_DIR))/src" 2>/dev/null
 	rm -rf "$(abspath $(DEB_DIR))"
