@@ -7,9 +7,10 @@
 #   make bench                 tables on stdout, plots in $(BUILD)/bench/plots
 
 BENCH_DIR ?= $(BUILD)/bench
+BENCH_KSRC ?= $(if $(KSRC),$(KSRC),$(BUILD)/linux)
 
 .PHONY: bench
 bench: tree
 	@echo "== bench: cost and trace replay of the HWP mapping"
-	$(CURDIR)/tools/perf-harness/deps.sh
-	$(MAKE) -s -C $(CURDIR)/tools/perf-harness bench KSRC=$(BUILD)/linux OUT=$(BENCH_DIR)
+	@$(if $(NO_DEPS),true,$(CURDIR)/tools/perf-harness/deps.sh)
+	$(MAKE) -s -C $(CURDIR)/tools/perf-harness bench KSRC=$(BENCH_KSRC) OUT=$(BENCH_DIR)
