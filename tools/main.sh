@@ -63,8 +63,12 @@ con=$(tr -d '\r' <"$log")
 cpus=$(echo "$con" | sed -n 's/^CPUS-ONLINE=//p' | head -n1)
 cpufreq=$(echo "$con" | sed -n 's/^CPUFREQ=//p' | head -n1)
 if [ "$cpufreq" = none ]; then
-	why=$(echo "$con" | grep -m1 -iE 'intel_pstate|cpufreq' | sed 's/^\[[ 0-9.]*\] *//' || true)
-	cpufreq="none: no cpufreq policy on cpu0 (${why:-intel_pstate did not register: under QEMU TCG APERF/MPERF read 0, so it refuses to load; expected})"
+	why=$(echo "$con" | grep -E '(intel_pstate|cpufreq|acpi-cpufreq): ' | grep -v 'Command line' |
+		sed 's/^\[[ 0-9.]*\] *//' | paste -sd';' || true)
+	cpufreq="none: no cpufreq policy on cpu0 (kernel said: ${why:-nothing})"
+	if echo "$why" | grep -q 'intel_pstate'; then
+		cpufreq="$cpufreq; expected under QEMU TCG: no APERF/MPERF, no HWP"
+	fi
 fi
 read -r bsecs bsize <"$BUILD/out/x86_64-test/.build-stats" || true
 npatch=$(git -C "$KSRC" rev-list --count "base-$BASE_VERSION..HEAD")
