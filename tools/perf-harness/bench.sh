@@ -28,7 +28,7 @@ for cap in $CAPS; do
 		# Sum the self cost of the instructions at div addresses in the
 		# main object; the line after a calls= line is an inclusive call
 		# cost and is skipped.
-		divs=$(awk -v bin="$OUT/bench" '
+		divs=$(awk -v bin="$(readlink -f bench)" '
 			FNR == NR { d["0x" $1] = 1; next }
 			/^ob=/ { inbin = (substr($0, 4) == bin) ; next }
 			/^calls=/ { skip = 1; next }
@@ -36,6 +36,12 @@ for cap in $CAPS; do
 			inbin && /^0x/ { a = $1; sub(/^0x0*/, "0x", a); if (a in d) s += $3 }
 			END { print s + 0 }' divaddr.txt $cg)
 		ir=$(sed -n 's/^totals: *//p' $cg)
+		# map_util_freq() always divides: a zero here means the dump was
+		# not matched against the binary, not that there was no division.
+		if [ $p = freq ] && [ "$divs" -eq 0 ]; then
+			echo "bench: no division found in the frequency path: callgrind dump not matched" >&2
+			exit 1
+		fi
 		set -- $(sed -n 's/.*updates=\([0-9]*\) msr_reads=\([0-9]*\) msr_writes=\([0-9]*\).*/\1 \2 \3/p' cost.$p.$cap.txt)
 		awk -v n="$name" -v c=$cap -v u=$1 -v ir=$ir -v dv=$divs -v sd=$src -v r=$2 -v w=$3 'BEGIN {
 			printf "%-28s %8d %9d %9.1f %9.3f %9.3f %9.3f %10.3f\n", n, c, u, ir / u, dv / u, sd / u, r / u, w / u }'
