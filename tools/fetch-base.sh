@@ -5,6 +5,10 @@
 #   tools/fetch-base.sh [source]   verified .deb -> $BUILD/linux (git repo,
 #                                  one deterministic base commit, tagged)
 #   tools/fetch-base.sh config     verified linux-config .deb; prints its path
+#   tools/fetch-base.sh busybox-arm64
+#                                  Debian's arm64 busybox-static binary (for
+#                                  arm64 initramfs: BUSYBOX=<path> tools/mkinitramfs.sh);
+#                                  prints its path
 #   tools/fetch-base.sh mirrors    print the mirrors that would be used
 #
 # Environment (the Makefile passes these):
@@ -29,6 +33,7 @@ BASE_IDENT_NAME=${BASE_IDENT_NAME:-Debian linux-source-5.10}
 BASE_IDENT_EMAIL=${BASE_IDENT_EMAIL:-base@localhost}
 KSRC=${KSRC:-$BUILD/linux}
 DL=$BUILD/dl
+APT_ARCH=amd64
 APTDIR=$BUILD/apt
 
 die() { echo "fetch-base: error: $*" >&2; exit 1; }
@@ -121,7 +126,7 @@ Dir::Cache::archives "$APTDIR/cache/archives";
 Dir::Cache::pkgcache "";
 Dir::Cache::srcpkgcache "";
 Dir::State::status "/dev/null";
-APT::Architecture "amd64";
+APT::Architecture "$APT_ARCH";
 APT::Sandbox::User "root";
 Acquire::Languages "none";
 Acquire::Retries "2";
@@ -267,10 +272,24 @@ config)
 	download linux-config-5.10 "$BASE_VERSION" "$cfg_deb"
 	echo "$DL/$cfg_deb"
 	;;
+busybox-arm64)
+	bb=$BUILD/tools/busybox-arm64
+	if [ ! -x "$bb" ]; then
+		APT_ARCH=arm64 APTDIR=$BUILD/apt-arm64
+		bbdeb=busybox-static_${BUSYBOX_ARM64_VERSION:-1:1.30.1-6+b3}_arm64.deb
+		download busybox-static "${BUSYBOX_ARM64_VERSION:-1:1.30.1-6+b3}" "${bbdeb/1:/1%3a}"
+		tmp=$(mktemp -d "$BUILD/.busybox.XXXXXX")
+		dpkg-deb -x "$DL/${bbdeb/1:/1%3a}" "$tmp"
+		mkdir -p "$BUILD/tools"
+		mv "$tmp/bin/busybox" "$bb"
+		rm -rf "$tmp"
+	fi
+	echo "$bb"
+	;;
 mirrors)
 	pick_mirrors
 	echo "MIRROR=$MIRROR"
 	echo "SECURITY_MIRROR=$SECURITY_MIRROR"
 	;;
-*) die "usage: $0 [source|config|mirrors]" ;;
+*) die "usage: $0 [source|config|busybox-arm64|mirrors]" ;;
 esac

@@ -12,7 +12,8 @@
 # the kernel's own usr/gen_init_cpio (compiled once into $BUILD/tools).
 #
 # Environment: BUSYBOX (default /bin/busybox; must be static, of the guest's
-# architecture), KSRC (kernel tree, for gen_init_cpio), BUILD.
+# architecture; for arm64: BUSYBOX=$(tools/fetch-base.sh busybox-arm64)),
+# KSRC (kernel tree, for gen_init_cpio), BUILD.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
