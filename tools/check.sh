@@ -11,6 +11,8 @@
 #   N passed, N failed[, N skipped]
 # and the exit status is non-zero if anything failed.
 # TESTS='01 10' limits the run to suites whose file name starts with those.
+# SUITE_TIMEOUT (seconds, default 2400) bounds each suite; past it the suite
+# is killed and counts as a FAIL.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,11 +43,13 @@ for t in "$REPO"/tests/[0-9][0-9]-*.sh; do
 		__CHECK_RC__=*) rc=${line#__CHECK_RC__=} ;;
 		*) echo "  $line" ;;
 		esac
-	done < <(bash "$t" </dev/null; echo "__CHECK_RC__=$?")
+	done < <(timeout -k 30 "${SUITE_TIMEOUT:-2400}" bash "$t" </dev/null; echo "__CHECK_RC__=$?")
 	if [ "${rc:-1}" != 0 ] && [ $suite_fail -eq 0 ]; then
 		fail=$((fail + 1))
-		fails+=("$suite: exited with status ${rc:-?} without reporting a failure")
-		echo "FAIL: $suite: exited with status ${rc:-?}"
+		why="exited with status ${rc:-?} without reporting a failure"
+		[ "${rc:-}" != 124 ] || why="killed after SUITE_TIMEOUT=${SUITE_TIMEOUT:-2400}s"
+		fails+=("$suite: $why")
+		echo "FAIL: $suite: $why"
 	fi
 	echo "=== $suite done in $(($(date +%s) - start))s"
 done
