@@ -199,6 +199,7 @@ do_tree() {
 case "${1:-}" in
 tree) do_tree ;;
 export)
+	[ -n "$(branch_tip)" ] || die "no branch $SERIES_BRANCH in $KSRC: run 'make tree' first"
 	out=${2:-$PATCHES}
 	n=$(export_to "$out")
 	if [ "$out" = "$PATCHES" ] && [ "$(branch_tip)" ]; then
