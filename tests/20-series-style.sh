@@ -1,0 +1,71 @@
+#!/bin/bash
+# Suite 20: the style of the series, with the kernel's own tools.
+#  - scripts/checkpatch.pl --strict on every patch in patches/: zero errors,
+#    warnings and checks (the cover letter justifies any exception: none).
+#  - scripts/kernel-doc -none on the new interfaces: no warning.
+#  - every patch carries the project identity as author and a Signed-off-by.
+set -uo pipefail
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
+PATCHES=${PATCHES:-$REPO/patches}
+SERIES_AUTHOR=${SERIES_AUTHOR:-Schedutil Perf Hints <perf-hints@example.org>}
+# checkpatch runs scripts/spdxcheck.py with python3, which needs ply: Debian's
+# python3-ply is installed for /usr/bin/python3, so put /usr/bin first.
+export PATH=/usr/bin:$PATH
+
+[ -x "$KSRC/scripts/checkpatch.pl" ] || { echo "FAIL: checkpatch: no kernel tree in $KSRC"; exit 0; }
+n=0
+for p in "$PATCHES"/*.patch; do
+	[ -f "$p" ] || continue
+	name=$(basename "$p")
+	[ "$name" = 0000-cover-letter.patch ] && continue
+	n=$((n + 1))
+	out=$(cd "$KSRC" && ./scripts/checkpatch.pl --strict --show-types "$p" 2>&1)
+	total=$(echo "$out" | sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings, \([0-9]*\) checks.*/\1 \2 \3/p')
+	if [ "$total" = "0 0 0" ]; then
+		echo "PASS: checkpatch --strict $name"
+	else
+		echo "$out" | grep -E '^(ERROR|WARNING|CHECK)' | head -n 5
+		echo "FAIL: checkpatch --strict $name: ${total:-no total line} (errors warnings checks)"
+	fi
+	from=$(sed -n 's/^From: //p' "$p" | head -n 1)
+	if [ "$from" = "$SERIES_AUTHOR" ] && grep -qF "Signed-off-by: $SERIES_AUTHOR" "$p"; then
+		echo "PASS: identity $name"
+	else
+		echo "FAIL: identity $name: author '$from', expected '$SERIES_AUTHOR' with a Signed-off-by"
+	fi
+done
+[ $n -gt 0 ] || echo "FAIL: checkpatch: no patches in $PATCHES"
+
+# kernel-doc of the interfaces the series adds (whole files where they are new)
+kdoc() { # name file [-function f ...]
+	local name=$1 file=$2
+	shift 2
+	if [ ! -f "$KSRC/$file" ]; then
+		echo "FAIL: kernel-doc $name: $file is missing"
+		return
+	fi
+	out=$(cd "$KSRC" && ./scripts/kernel-doc -none "$@" "$file" 2>&1)
+	# kernel-doc -none prints nothing for a documented function; an
+	# undocumented one asked for by -function is reported as a warning
+	if [ -z "$out" ]; then
+		echo "PASS: kernel-doc $name"
+	else
+		echo "$out" | head -n 5
+		echo "FAIL: kernel-doc $name: $(echo "$out" | wc -l) warning line(s)"
+	fi
+}
+kdoc intel_pstate_perf.h drivers/cpufreq/intel_pstate_perf.h
+kdoc map_util_perf include/linux/sched/cpufreq.h -function map_util_perf
+kdoc cpufreq_driver_adjust_perf drivers/cpufreq/cpufreq.c \
+	-function cpufreq_driver_adjust_perf -function cpufreq_driver_has_adjust_perf
+# kernel-doc silently says nothing about a function it cannot find: make sure
+# the documented functions are really there and documented.
+for f in cpufreq_driver_adjust_perf cpufreq_driver_has_adjust_perf; do
+	if (cd "$KSRC" && ./scripts/kernel-doc -rst -function "$f" drivers/cpufreq/cpufreq.c 2>/dev/null) |
+		grep -q "^.. c:function::.*$f"; then
+		echo "PASS: kernel-doc present $f"
+	else
+		echo "FAIL: kernel-doc present $f: no kernel-doc comment found"
+	fi
+done
+exit 0

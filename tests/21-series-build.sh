@@ -1,0 +1,84 @@
+#!/bin/bash
+# Suite 21: the series is bisectable and survives the configs its headers
+# touch.
+#  - Bisect: in a worktree of the kernel tree, the x86_64 test kernel builds
+#    after each patch (base first). The test fragments are filtered, at each
+#    commit, to the symbols that exist there, so a patch that adds a Kconfig
+#    symbol is built with it from that patch on.
+#  - Variants, with the whole series: CONFIG_CPU_FREQ=n,
+#    CONFIG_X86_INTEL_PSTATE=n, CONFIG_SMP=n and CONFIG_ACPI=n (intel_pstate
+#    includes some headers only with ACPI; an include of ours once sat there).
+set -uo pipefail
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
+BASE_VERSION=${BASE_VERSION:-5.10.262-1}
+base=base-$BASE_VERSION
+branch=${SERIES_BRANCH:-series}
+build=$REPO/tools/build-kernel.sh
+wt=$BUILD/wt/bisect
+tmp=$BUILD/tmp/suite21
+mkdir -p "$tmp" "$BUILD/wt"
+
+frags=("$REPO/Kconfig.fragment" "$REPO/configs/x86_64-test.config")
+for f in "$REPO"/configs/kunit*.config; do [ -f "$f" ] && frags+=("$f"); done
+
+# filter FRAGMENT... to the symbols defined in TREE; writes one fragment to OUT
+filter_frags() { # tree out fragment...
+	local tree=$1 out=$2 syms
+	shift 2
+	syms=$(cd "$tree" && git grep -h -E '^[[:space:]]*(menu)?config [A-Z0-9_]+' -- '*Kconfig*' |
+		awk '{ print "CONFIG_" $2 }' | sort -u)
+	cat "$@" | awk -v syms="$syms" '
+		BEGIN { n = split(syms, a, "\n"); for (i = 1; i <= n; i++) ok[a[i]] = 1 }
+		/^CONFIG_[A-Za-z0-9_]+=/ { s = $0; sub(/=.*/, "", s); if (s in ok) print; next }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set/ { if ($2 in ok) print; next }' >"$out"
+}
+
+if ! git -C "$KSRC" rev-parse -q --verify "refs/heads/$branch" >/dev/null; then
+	echo "FAIL: bisect: no branch $branch in $KSRC (make tree)"
+	exit 0
+fi
+if [ ! -e "$wt/.git" ]; then
+	rm -rf "$wt"
+	git -C "$KSRC" worktree prune
+	git -C "$KSRC" worktree add -q --detach "$wt" "$base" || { echo "FAIL: bisect: cannot create worktree $wt"; exit 0; }
+fi
+
+commits=$(git -C "$KSRC" rev-list --reverse "$base..$branch")
+i=0
+for c in "$base" $commits; do
+	subj=$(git -C "$KSRC" log -1 --format=%s "$c")
+	[ "$c" = "$base" ] && label="base" || label=$(printf 'patch %02d: %s' "$i" "$subj")
+	git -C "$wt" checkout -q --detach "$c" || { echo "FAIL: bisect $label: checkout failed"; i=$((i + 1)); continue; }
+	filter_frags "$wt" "$tmp/bisect.config" "${frags[@]}"
+	if KSRC=$wt "$build" bisect x86_64 "$tmp/bisect.config" >"$tmp/bisect.log" 2>&1; then
+		echo "PASS: builds at $label"
+	else
+		tail -n 8 "$tmp/bisect.log"
+		echo "FAIL: builds at $label: see $BUILD/out/bisect/build.log"
+	fi
+	i=$((i + 1))
+done
+git -C "$wt" checkout -q --detach "$base"
+
+# variants of the full series: drop the lines naming DROP (regex), add EXTRA
+variant() { # name drop-regex extra-line...
+	local name=$1 drop=$2
+	shift 2
+	filter_frags "$KSRC" "$tmp/$name.all" "${frags[@]}"
+	grep -v -E "^(# )?CONFIG_($drop)[= ]" "$tmp/$name.all" >"$tmp/$name.config"
+	printf '%s\n' "$@" >>"$tmp/$name.config"
+	if "$build" "variant-$name" x86_64 "$tmp/$name.config" >"$tmp/$name.log" 2>&1; then
+		echo "PASS: builds with the series and $name"
+	else
+		tail -n 8 "$tmp/$name.log"
+		echo "FAIL: builds with the series and $name: see $BUILD/out/variant-$name/build.log"
+	fi
+}
+variant CPU_FREQ=n 'CPU_FREQ[A-Z0-9_]*|X86_INTEL_PSTATE[A-Z0-9_]*|CPUFREQ[A-Z0-9_]*' \
+	'# CONFIG_CPU_FREQ is not set'
+variant X86_INTEL_PSTATE=n 'X86_INTEL_PSTATE[A-Z0-9_]*' \
+	'# CONFIG_X86_INTEL_PSTATE is not set'
+variant SMP=n 'SMP|HOTPLUG_CPU|CPU_FREQ_GOV_SCHEDUTIL|CPU_FREQ_DEFAULT_GOV_SCHEDUTIL|[A-Z0-9_]*KUNIT[A-Z0-9_]*|CPUFREQ[A-Z0-9_]*TEST[A-Z0-9_]*' \
+	'# CONFIG_SMP is not set' 'CONFIG_CPU_FREQ_DEFAULT_GOV_PERFORMANCE=y'
+variant ACPI=n 'ACPI' '# CONFIG_ACPI is not set'
+exit 0

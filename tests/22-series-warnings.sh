@@ -1,0 +1,110 @@
+#!/bin/bash
+# Suite 22: no new compiler (W=1) or sparse (C=2) warnings in the files the
+# series touches. Every touched .c file that the x86_64 test config builds is
+# compiled with `make W=1 C=2` at the base and with the whole series, and the
+# warnings are compared with file names and line numbers taken out (so moved
+# lines do not count as new). Files the series adds have no base: all their
+# warnings are new. Headers are covered through the .c files that include them.
+set -uo pipefail
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
+BASE_VERSION=${BASE_VERSION:-5.10.262-1}
+base=base-$BASE_VERSION
+branch=${SERIES_BRANCH:-series}
+wt=$BUILD/wt/warn-base
+tmp=$BUILD/tmp/suite22
+mkdir -p "$tmp" "$BUILD/wt"
+JOBS=${JOBS:-$(nproc)}
+command -v sparse >/dev/null || { echo "FAIL: sparse: not installed (make deps)"; exit 0; }
+
+frags=("$REPO/Kconfig.fragment" "$REPO/configs/x86_64-test.config")
+for f in "$REPO"/configs/kunit*.config; do [ -f "$f" ] && frags+=("$f"); done
+filter_frags() { # tree out fragment...
+	local tree=$1 out=$2 syms
+	shift 2
+	syms=$(cd "$tree" && git grep -h -E '^[[:space:]]*(menu)?config [A-Z0-9_]+' -- '*Kconfig*' |
+		awk '{ print "CONFIG_" $2 }' | sort -u)
+	cat "$@" | awk -v syms="$syms" '
+		BEGIN { n = split(syms, a, "\n"); for (i = 1; i <= n; i++) ok[a[i]] = 1 }
+		/^CONFIG_[A-Za-z0-9_]+=/ { s = $0; sub(/=.*/, "", s); if (s in ok) print; next }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set/ { if ($2 in ok) print; next }' >"$out"
+}
+
+if [ ! -e "$wt/.git" ]; then
+	rm -rf "$wt"
+	git -C "$KSRC" worktree prune
+	git -C "$KSRC" worktree add -q --detach "$wt" "$base" || { echo "FAIL: warnings: cannot create worktree $wt"; exit 0; }
+fi
+git -C "$wt" checkout -q --detach "$base"
+
+files=$(git -C "$KSRC" diff --name-only --diff-filter=AM "$base..$branch" -- '*.c' | grep -v '^tools/' || true)
+[ -n "$files" ] || { echo "FAIL: warnings: the series touches no .c file?"; exit 0; }
+
+# configure + prepare a tree in O=$BUILD/out/NAME, then compile the objects
+# of the touched files that the config builds, with W=1 and sparse.
+warnings() { # name tree -> $tmp/NAME.warn
+	local name=$1 tree=$2 out=$BUILD/out/$1 objs=() f o dir
+	filter_frags "$tree" "$tmp/$name.config" "${frags[@]}"
+	# configure only: build-kernel.sh would build the whole kernel
+	mkdir -p "$out"
+	make -s -C "$tree" O="$out" tinyconfig >"$tmp/$name.log" 2>&1 &&
+		"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$tmp/$name.config" >>"$tmp/$name.log" 2>&1 &&
+		make -s -C "$tree" O="$out" olddefconfig >>"$tmp/$name.log" 2>&1 &&
+		make -s -C "$tree" O="$out" -j"$JOBS" prepare >>"$tmp/$name.log" 2>&1 || return 1
+	for f in $files; do
+		[ -f "$tree/$f" ] || continue
+		o=${f%.c}.o
+		dir=$(dirname "$f")
+		# built by this config? look for obj-y/obj-$(CONFIG_X) += name.o in the Makefile
+		sym=$(grep -hE "^obj-\\\$\\(CONFIG_[A-Z0-9_]+\\)[[:space:]]*\\+=.*\\b$(basename "$o")\\b" "$tree/$dir/Makefile" |
+			sed -n 's/^obj-\$(\(CONFIG_[A-Z0-9_]*\)).*/\1/p' | head -n 1)
+		if [ -n "$sym" ] && ! grep -q "^$sym=y" "$out/.config"; then
+			continue
+		fi
+		objs+=("$o")
+	done
+	echo "${objs[@]}" >"$tmp/$name.objs"
+	[ ${#objs[@]} -gt 0 ] || { : >"$tmp/$name.warn"; return 0; }
+	rm -f "${objs[@]/#/$out/}"
+	make -C "$tree" O="$out" W=1 C=2 CHECK=sparse -j"$JOBS" "${objs[@]}" >"$tmp/$name.raw" 2>&1 || return 1
+	# keep warnings about the touched files and the headers they changed;
+	# strip directories, line and column numbers
+	grep -E '(warning|error):' "$tmp/$name.raw" |
+		sed -E 's#^.*/##; s#^([^:]+):[0-9]+(:[0-9]+)?:#\1:#' | sort >"$tmp/$name.warn"
+}
+
+if ! warnings warn-base "$wt"; then
+	tail -n 10 "$tmp/warn-base.log" "$tmp/warn-base.raw" 2>/dev/null
+	echo "FAIL: warnings: cannot compile the touched files at the base"
+	exit 0
+fi
+if ! warnings warn-series "$KSRC"; then
+	tail -n 10 "$tmp/warn-series.log" "$tmp/warn-series.raw" 2>/dev/null
+	echo "FAIL: warnings: cannot compile the touched files with the series"
+	exit 0
+fi
+objs=$(cat "$tmp/warn-series.objs")
+[ -n "$objs" ] || { echo "FAIL: warnings: no touched file is built by the test config"; exit 0; }
+echo "compiled with W=1 C=2: $objs"
+for o in $objs; do
+	src=$(basename "${o%.o}")
+	# warnings that belong to this object's compile: lines naming the file
+	new=$(comm -13 <(grep "^$src\\." "$tmp/warn-base.warn" || true) <(grep "^$src\\." "$tmp/warn-series.warn" || true))
+	if [ -z "$new" ]; then
+		echo "PASS: no new W=1/sparse warnings in $o"
+	else
+		echo "$new" | head -n 10
+		echo "FAIL: new W=1/sparse warnings in $o: $(echo "$new" | wc -l)"
+	fi
+done
+# and none anywhere else that the series introduced (headers it touches)
+new=$(comm -13 "$tmp/warn-base.warn" "$tmp/warn-series.warn")
+hdrs=$(git -C "$KSRC" diff --name-only "$base..$branch" -- '*.h' | xargs -r -n1 basename)
+hnew=""
+for h in $hdrs; do hnew="$hnew$(echo "$new" | grep "^$h:" || true)"; done
+if [ -z "$hnew" ]; then
+	echo "PASS: no new W=1/sparse warnings in the headers the series touches ($(echo $hdrs))"
+else
+	echo "$hnew" | head -n 10
+	echo "FAIL: new W=1/sparse warnings in the headers the series touches"
+fi
+exit 0
