@@ -266,6 +266,18 @@ do_source() {
 	log "base $tag ready in $KSRC ($(git -C "$KSRC" rev-parse --short=12 "$tag"))"
 }
 
+# One fetch at a time per build dir; leftovers of an interrupted run (killed
+# before its cleanup could run) are removed once we hold the lock.
+mkdir -p "$BUILD"
+exec 9>"$BUILD/.fetch.lock"
+if ! flock -n 9; then
+	log "waiting for another fetch-base in $BUILD"
+	flock 9
+fi
+rm -rf "$BUILD"/.unpack.* "$BUILD"/.busybox.* "$DL"/.download.* 2>/dev/null || true
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 case "${1:-source}" in
 source) do_source ;;
 config)
