@@ -21,17 +21,7 @@ mkdir -p "$tmp" "$BUILD/wt"
 frags=("$REPO/Kconfig.fragment" "$REPO/configs/x86_64-test.config")
 for f in "$REPO"/configs/kunit*.config; do [ -f "$f" ] && frags+=("$f"); done
 
-# filter FRAGMENT... to the symbols defined in TREE; writes one fragment to OUT
-filter_frags() { # tree out fragment...
-	local tree=$1 out=$2 syms
-	shift 2
-	syms=$(cd "$tree" && git grep -h -E '^[[:space:]]*(menu)?config [A-Z0-9_]+' -- '*Kconfig*' |
-		awk '{ print "CONFIG_" $2 }' | sort -u)
-	cat "$@" | awk -v syms="$syms" '
-		BEGIN { n = split(syms, a, "\n"); for (i = 1; i <= n; i++) ok[a[i]] = 1 }
-		/^CONFIG_[A-Za-z0-9_]+=/ { s = $0; sub(/=.*/, "", s); if (s in ok) print; next }
-		/^# CONFIG_[A-Za-z0-9_]+ is not set/ { if ($2 in ok) print; next }' >"$out"
-}
+filter_frags() { "$REPO/tools/filter-fragments.sh" "$@"; }
 
 if ! git -C "$KSRC" rev-parse -q --verify "refs/heads/$branch" >/dev/null; then
 	echo "FAIL: bisect: no branch $branch in $KSRC (make tree)"
