@@ -104,21 +104,43 @@ if [ -n "$bin" ]; then
 		skip "$name" "no setpriv to drop root"
 	fi
 
-	# In the QEMU guest, from a busybox initramfs.
+	# In the QEMU guest (TCG, -cpu Skylake-Client), from a busybox initramfs,
+	# booted as the main job boots: intel_pstate=passive, schedutil.
 	name="hwkit selftest skips cleanly without HWP in the QEMU guest"
 	if [ -x "$REPO/tools/qemu-run.sh" ] && [ -x "$REPO/tools/mkinitramfs.sh" ] &&
-		[ -n "${HWKIT_GUEST_KERNEL:-}" ]; then
-		"$here/hwkit/guest-skip.sh" "$bin" "$work/guest" >"$work/guest.out" 2>&1
-		rc=$(sed -n 's/.*hwkit-rc=\([0-9]*\).*/\1/p' "$work/guest.out" | tail -1)
-		sed -n '/hwkit-begin/,/hwkit-rc=/p' "$work/guest.out" |
-			grep -vE 'hwkit-(begin|rc=)' | tr -d '\r' >"$work/guest.tap"
-		if [ -z "$rc" ]; then
-			fail "$name" "no result from the guest (log: $work/guest.out)"
+		[ -x "$REPO/tools/test-kernel.sh" ]; then
+		g=$work/guest
+		mkdir -p "$g"
+		cat >"$g/test.sh" <<'EOS'
+/hwp_request >/tmp/hwkit.out 2>&1
+rc=$?
+echo hwkit-begin
+cat /tmp/hwkit.out
+echo "hwkit-rc=$rc"
+EOS
+		if ! img=$("$REPO/tools/test-kernel.sh" 2>"$g/kernel.log"); then
+			fail "$name" "test kernel build failed: $(tail -3 "$g/kernel.log" | tr '\n' '|')"
+		elif ! "$REPO/tools/mkinitramfs.sh" "$g/initramfs.cpio.gz" "$g/test.sh" \
+			"$bin:/hwp_request" >"$g/initramfs.log" 2>&1; then
+			fail "$name" "initramfs: $(tail -3 "$g/initramfs.log" | tr '\n' '|')"
+		elif ! "$REPO/tools/qemu-run.sh" --arch x86_64 --kernel "$img" \
+			--initrd "$g/initramfs.cpio.gz" --timeout 300 --log "$g/console.log" \
+			--append "quiet intel_pstate=passive cpufreq.default_governor=schedutil" \
+			>"$g/qemu.out" 2>&1; then
+			fail "$name" "guest run failed: $(tail -4 "$g/qemu.out" | tr '\n' '|')"
 		else
-			check_skip "$name" "$work/guest.tap" "$rc" 'no HWP|no CPUID leaf 6'
+			tr -d '\r' <"$g/console.log" >"$g/console.txt"
+			rc=$(sed -n 's/^hwkit-rc=\([0-9]*\)$/\1/p' "$g/console.txt" | tail -1)
+			sed -n '/^hwkit-begin$/,/^hwkit-rc=/p' "$g/console.txt" |
+				grep -vE '^hwkit-(begin|rc=)' >"$g/tap"
+			if [ -z "$rc" ]; then
+				fail "$name" "no result in the guest console (log: $g/console.log)"
+			else
+				check_skip "$name" "$g/tap" "$rc" 'no HWP|no CPUID leaf 6'
+			fi
 		fi
 	else
-		skip "$name" "no QEMU guest runner (tools/qemu-run.sh, tools/mkinitramfs.sh, HWKIT_GUEST_KERNEL)"
+		skip "$name" "no QEMU guest runner (tools/qemu-run.sh, mkinitramfs.sh, test-kernel.sh)"
 	fi
 fi
 

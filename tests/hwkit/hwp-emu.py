@@ -53,7 +53,7 @@ def busy_cpus():
 while True:
     busy = busy_cpus()
     for c in range(ncpu):
-        util[c] = min(1.0, util[c] + 0.2) if c in busy else util[c] * 0.8
+        util[c] = 1.0 if c in busy else util[c] * 0.5
         cf = "%s/sys/cpu%d/cpufreq" % (root, c)
         gov = rd(cf + "/scaling_governor")
         limit = int(rd(cf + "/scaling_max_freq", "4000000") or 4000000) // 100000
