@@ -98,9 +98,12 @@ grep -q '^CONFIG_X86_64=y' "$obj/.config" ||
 # 5. The packages.
 log "building with $DEB_JOBS jobs in $obj (Debian config: about 1-1.5 h on 2 idle cores)"
 start=$(date +%s)
+touch "$obj/.deb-start"
 make -C "$src" O="$obj" -j"$DEB_JOBS" LOCALVERSION="$DEB_LOCALVERSION" \
 	KBUILD_BUILD_USER="${KBUILD_BUILD_USER:-$(id -un)}" bindeb-pkg
 krel=$(cat "$obj/include/config/kernel.release")
 log "built $krel in $(( ($(date +%s) - start) / 60 )) min:"
-ls -1 "$DEB_DIR"/linux-*"$krel"*.deb "$DEB_DIR"/linux-libc-dev_*.deb 2>/dev/null | sed 's/^/  /' >&2
-log "install: sudo apt install $DEB_DIR/linux-image-${krel}_*.deb $DEB_DIR/linux-headers-${krel}_*.deb"
+debs=$(find "$DEB_DIR" -maxdepth 1 -name 'linux-*.deb' -newer "$obj/.deb-start" | sort)
+[ -n "$debs" ] || die "bindeb-pkg left no package in $DEB_DIR"
+echo "$debs" | sed 's/^/  /' >&2
+log "install: sudo apt install $(echo "$debs" | grep -E '/linux-(image|headers)-' | grep -v -- '-dbg_' | tr '\n' ' ')"
