@@ -22,7 +22,7 @@
 # will: the object directory is reused, the build continues where it was.
 #
 # Time: a full build with Debian's config compiles about 12,800 objects
-# (most of them modules): about 6,000 CPU-seconds, so roughly 1 to 1.5 hours
+# (most of them modules): about 5,800 CPU-seconds, so roughly 1 to 1.5 hours
 # on 2 otherwise idle cores, a quarter of that on 8 threads.  An estimate
 # from a measured sample, see Documentation/hardware-guide.md.
 set -euo pipefail
