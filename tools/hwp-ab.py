@@ -313,6 +313,19 @@ def workload_cmd(name, bins, ips, a):
             "roundtrips_per_s", "rt/s", "higher")
 
 
+def give_back(rdir):
+    """Under sudo, hand the results directory to the user who ran sudo."""
+    uid, gid = os.environ.get("SUDO_UID"), os.environ.get("SUDO_GID")
+    if os.geteuid() != 0 or not uid or not gid:
+        return
+    for top, dirs, files in os.walk(rdir):
+        for n in [top] + [os.path.join(top, x) for x in dirs + files]:
+            try:
+                os.chown(n, int(uid), int(gid))
+            except OSError:
+                pass
+
+
 def safe(s):
     return re.sub(r"[^A-Za-z0-9.+-]+", "-", s).strip("-") or "x"
 
@@ -352,10 +365,11 @@ def do_run(a, gov_label=None):
             log("  %-14s #%d %8.2f s  %s J  %s %s"
                 % (w, rep, secs, row["energy_j"], row["perf"], unit))
     with open(path + ".tmp", "w", newline="") as f:
-        wr = csv.DictWriter(f, fieldnames=RUN_FIELDS)
+        wr = csv.DictWriter(f, fieldnames=RUN_FIELDS, lineterminator="\n")
         wr.writeheader()
         wr.writerows(rows)
     os.replace(path + ".tmp", path)
+    give_back(rdir)
     log("wrote %s" % path)
     return path
 
@@ -440,13 +454,14 @@ def compare(files, base, csv_out):
     print("dE%: package energy vs the baseline (negative = saves energy); "
           "dPerf%: perf vs the baseline (us/packet: lower is better; /s: higher is better)")
     with open(csv_out + ".tmp", "w", newline="") as f:
-        wr = csv.DictWriter(f, fieldnames=SUMMARY_FIELDS)
+        wr = csv.DictWriter(f, fieldnames=SUMMARY_FIELDS, lineterminator="\n")
         wr.writeheader()
         for s in summary:
             wr.writerow({k: ("" if s[k] is None else
                              ("%.4f" % s[k] if isinstance(s[k], float) else s[k]))
                          for k in SUMMARY_FIELDS})
     os.replace(csv_out + ".tmp", csv_out)
+    give_back(os.path.dirname(os.path.abspath(csv_out)))
     log("wrote %s" % csv_out)
 
 
@@ -505,6 +520,7 @@ def main(argv):
     def on_term(sig, frame):
         raise KeyboardInterrupt
     signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGHUP, on_term)
 
     if a.cmd == "run":
         if a.governor and not a.dry_run:
@@ -541,5 +557,5 @@ if __name__ == "__main__":
         log(str(e))
         sys.exit(2)
     except KeyboardInterrupt:
-        log("interrupted; governors restored")
+        log("interrupted; governors put back as they were")
         sys.exit(130)
