@@ -64,7 +64,7 @@ if [ ! -f "$selftest/hwp_request.c" ]; then
 		skip "$t" "$selftest is missing (the selftest patch is not in the series)"
 	done
 else
-	if MAKEFLAGS= MAKELEVEL= make -s -C "$selftest" OUTPUT="$work" \
+	if MAKEFLAGS= MAKELEVEL= make -s -C "$selftest" OUTPUT="$work" ARCH=x86_64 \
 		LDFLAGS=-static >"$work/build.log" 2>&1 &&
 		[ -x "$work/hwp_request" ]; then
 		if readelf -l "$work/hwp_request" | grep -q INTERP; then
