@@ -42,6 +42,9 @@ while IFS= read -r line; do
 	"PASS: $suite."*)
 		echo "PASS: kunit $suite ${line#"PASS: $suite."}"
 		cases=$((cases + 1)) ;;
+	"FAIL: $suite.:"*)
+		# kunit.py names no case that the kernel did not get to
+		echo "FAIL: kunit $suite: a case did not complete:${line#"FAIL: $suite.:"}" ;;
 	"FAIL: $suite."*)
 		echo "FAIL: kunit $suite ${line#"FAIL: $suite."}"
 		cases=$((cases + 1)) ;;
