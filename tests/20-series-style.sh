@@ -9,9 +9,16 @@ set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 PATCHES=${PATCHES:-$REPO/patches}
 SERIES_AUTHOR=${SERIES_AUTHOR:-Schedutil Perf Hints <perf-hints@example.org>}
-# checkpatch runs scripts/spdxcheck.py with python3, which needs ply: Debian's
-# python3-ply is installed for /usr/bin/python3, so put /usr/bin first.
-export PATH=/usr/bin:$PATH
+# checkpatch runs scripts/spdxcheck.py with `python` (and silently skips the
+# SPDX check where there is none), which needs ply: give it Debian's python3,
+# for which python3-ply is installed.
+pybin=$BUILD/tmp/suite20-bin
+mkdir -p "$pybin"
+ln -sf /usr/bin/python3 "$pybin/python"
+export PATH=$pybin:/usr/bin:$PATH
+if ! python -c 'import ply' 2>/dev/null; then
+	echo "FAIL: checkpatch SPDX check: python3-ply is not installed (make deps)"
+fi
 
 [ -x "$KSRC/scripts/checkpatch.pl" ] || { echo "FAIL: checkpatch: no kernel tree in $KSRC"; exit 0; }
 exceptions=$REPO/tests/checkpatch-exceptions

@@ -4,7 +4,8 @@
 set -euo pipefail
 PKGS=(build-essential git ca-certificates xz-utils ccache flex bison bc
 	libelf-dev libssl-dev cpio python3 gnuplot-nox sparse clang
-	busybox-static qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu)
+	busybox-static qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
+	python3-ply libc6-dev util-linux binutils valgrind libclang-rt-14-dev)
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
