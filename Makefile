@@ -21,9 +21,10 @@ BUILD           ?= $(CURDIR)/build
 KSRC            ?= $(BUILD)/linux
 PATCHES         ?= $(CURDIR)/patches
 JOBS            ?= $(shell nproc)
-# fragments of the x86_64 test kernel (also what `make` boots)
-TEST_FRAGMENTS  ?= $(CURDIR)/Kconfig.fragment $(CURDIR)/configs/x86_64-test.config \
-                   $(wildcard $(CURDIR)/configs/kunit.config)
+# fragments of the x86_64 test kernel (also what `make` boots); empty: the
+# default of tools/test-kernel.sh (Kconfig.fragment, configs/x86_64-test.config
+# and the x86 KUnit fragments)
+TEST_FRAGMENTS  ?=
 # boot parameters of the main job
 BOOT_ARGS       ?= intel_pstate=passive cpufreq.default_governor=schedutil
 # empty: keep going with what is installed; set to skip the apt-get step

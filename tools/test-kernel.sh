@@ -1,7 +1,9 @@
 #!/bin/bash
 # Build (once per `make check` run) the x86_64 test kernel: the series tree,
 # TEST_FRAGMENTS (default: Kconfig.fragment, configs/x86_64-test.config and
-# configs/kunit.config when it exists). Prints the bzImage path.
+# the x86 KUnit suites: configs/kunit-x86.config for intel_pstate's,
+# configs/kunit-e2e.config for the cpufreq core and schedutil end to end).
+# Prints the bzImage path.
 # Suites call this instead of build-kernel.sh so the kernel is built once.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -9,7 +11,7 @@ REPO=${REPO:-$(dirname "$here")}
 BUILD=${BUILD:-$REPO/build}
 if [ -z "${TEST_FRAGMENTS:-}" ]; then
 	TEST_FRAGMENTS="$REPO/Kconfig.fragment $REPO/configs/x86_64-test.config"
-	[ ! -f "$REPO/configs/kunit.config" ] || TEST_FRAGMENTS="$TEST_FRAGMENTS $REPO/configs/kunit.config"
+	TEST_FRAGMENTS="$TEST_FRAGMENTS $REPO/configs/kunit-x86.config $REPO/configs/kunit-e2e.config"
 fi
 stamp=$BUILD/state/test-kernel.run
 if [ -n "${CHECK_RUN_ID:-}" ] && [ -f "$stamp" ] &&
