@@ -54,7 +54,7 @@ kmake() { make -s -C "$KSRC" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" CC="$
 inputs=$( {
 	echo "$arch"
 	cat "${frags[@]}"
-	git -C "$KSRC" rev-parse HEAD^{tree} 2>/dev/null || true
+	git -C "$KSRC" rev-parse "HEAD^{tree}" 2>/dev/null || true
 	git -C "$KSRC" diff HEAD -- '*Kconfig*' 2>/dev/null || true
 } | sha256sum | cut -c1-64)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.config.inputs" 2>/dev/null)" != "$inputs" ]; then
