@@ -210,6 +210,10 @@ export)
 status)
 	# exit 0 if exporting the branch reproduces patches/ byte for byte;
 	# otherwise show the differences (patches/ on the left) and exit 1
+	if [ -f "$STATE" ] && read -r h t <"$STATE" && [ "$t" = "$(branch_tip)" ] && [ "$h" != "$(patches_hash)" ]; then
+		echo "patches/ changed since the last 'make tree': run 'make tree' to update branch $SERIES_BRANCH"
+		exit 1
+	fi
 	if SHOW_DIFF=1 branch_matches_patches; then
 		echo "branch $SERIES_BRANCH and patches/ are in sync"
 	else
