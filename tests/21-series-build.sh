@@ -69,7 +69,8 @@ variant CPU_FREQ=n 'CPU_FREQ[A-Z0-9_]*|X86_INTEL_PSTATE[A-Z0-9_]*|CPUFREQ[A-Z0-9
 	'# CONFIG_CPU_FREQ is not set' '# CONFIG_SCHED_MC_PRIO is not set'
 variant X86_INTEL_PSTATE=n 'X86_INTEL_PSTATE[A-Z0-9_]*|SCHED_MC_PRIO' \
 	'# CONFIG_X86_INTEL_PSTATE is not set' '# CONFIG_SCHED_MC_PRIO is not set'
-variant SMP=n 'SMP|HOTPLUG_CPU|CPU_FREQ_GOV_SCHEDUTIL|CPU_FREQ_DEFAULT_GOV_SCHEDUTIL|[A-Z0-9_]*KUNIT[A-Z0-9_]*|CPUFREQ[A-Z0-9_]*TEST[A-Z0-9_]*' \
+# schedutil, and so the test-only driver, need SMP: drop them and the KUnit suites
+variant SMP=n 'SMP|HOTPLUG_CPU|CPU_FREQ_GOV_SCHEDUTIL|CPU_FREQ_DEFAULT_GOV_SCHEDUTIL|[A-Z0-9_]*KUNIT[A-Z0-9_]*|[A-Z0-9_]*_TEST' \
 	'# CONFIG_SMP is not set' 'CONFIG_CPU_FREQ_DEFAULT_GOV_PERFORMANCE=y'
 variant ACPI=n 'ACPI' '# CONFIG_ACPI is not set'
 exit 0

@@ -45,6 +45,9 @@ warnings() { # name tree -> $tmp/NAME.warn
 		[ -f "$tree/$f" ] || continue
 		o=${f%.c}.o
 		dir=$(dirname "$f")
+		# a .c file that no Makefile builds is #included by another one
+		# (intel_pstate_test.c): its warnings come with that object's
+		grep -qE "\\b$(basename "$o")\\b" "$tree/$dir/Makefile" || continue
 		# built by this config? look for obj-y/obj-$(CONFIG_X) += name.o in the Makefile
 		sym=$(grep -hE "^obj-\\\$\\(CONFIG_[A-Z0-9_]+\\)[[:space:]]*\\+=.*\\b$(basename "$o")\\b" "$tree/$dir/Makefile" |
 			sed -n 's/^obj-\$(\(CONFIG_[A-Z0-9_]*\)).*/\1/p' | head -n 1)
@@ -87,15 +90,15 @@ for o in $objs; do
 		echo "FAIL: new W=1/sparse warnings in $o: $(echo "$new" | wc -l)"
 	fi
 done
-# and none anywhere else that the series introduced (headers it touches)
-new=$(comm -13 "$tmp/warn-base.warn" "$tmp/warn-series.warn")
-hdrs=$(git -C "$KSRC" diff --name-only "$base..$branch" -- '*.h' | xargs -r -n1 basename)
-hnew=""
-for h in $hdrs; do hnew="$hnew$(echo "$new" | grep "^$h:" || true)"; done
-if [ -z "$hnew" ]; then
-	echo "PASS: no new W=1/sparse warnings in the headers the series touches ($(echo $hdrs))"
+# and none anywhere else: in files included by the compiled ones (headers
+# the series touches, test files #included at the end of a driver). Compared
+# as sets of messages: an object the series adds also includes headers that
+# already warn at the base (mmzone.h), which is not a new warning.
+new=$(comm -13 <(sort -u "$tmp/warn-base.warn") <(sort -u "$tmp/warn-series.warn"))
+if [ -z "$new" ]; then
+	echo "PASS: no new W=1/sparse warnings anywhere in these compiles (headers and included files too)"
 else
-	echo "$hnew" | head -n 10
-	echo "FAIL: new W=1/sparse warnings in the headers the series touches"
+	echo "$new" | head -n 10
+	echo "FAIL: new W=1/sparse warnings in these compiles: $(echo "$new" | wc -l)"
 fi
 exit 0
