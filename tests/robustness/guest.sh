@@ -83,6 +83,20 @@ path_check() { # NAME NEED_PERF
 	fi
 }
 
+# every scenario starts with fresh call records and a clock, and ends with
+# the checks of the records (load scenarios) and of the kernel log
+scenario_start() {
+	t_s=$(date +%s)
+	wr $PT/stats 0
+	bad=0
+	i=0
+}
+scenario_end() { # NAME [NEED_PERF]: NEED_PERF=1 for the scenarios under load
+	[ -n "${2:-}" ] && path_check "$1" "$2"
+	splat_check "$1"
+	echo "R-INFO: $1 took $(($(date +%s) - t_s))s"
+}
+
 dmesg -c >/dev/null 2>&1
 
 # ---- setup -------------------------------------------------------------------
@@ -120,12 +134,10 @@ splat_check setup
 # intel_pstate_test_frequency_path checks the clearing); a driver left with
 # the last hints is the stale DESIRED of the pitfall list.
 if want invariance && [ -e $PT/invariance ]; then
-	t_s=$(date +%s)
-	wr $PT/stats 0
+	scenario_start
 	N=$((10 * SCALE))
 	start_load
 	perf=0 stale=0 late=0 badctx=0
-	i=0
 	while [ $i -lt $N ]; do
 		wr $PT/invariance 20
 		wr $PT/stats 0
@@ -149,20 +161,16 @@ if want invariance && [ -e $PT/invariance ]; then
 	check "invariance.no_stale_hints_x$N" "$stale time(s) a CPU still ran with the last ->adjust_perf() request 1 s after invariance was lost" [ $stale -eq 0 ]
 	check "invariance.frequency_path_x$N" "$late ->adjust_perf() calls after invariance was lost" [ $late -eq 0 ]
 	check "invariance.driver_calls" "$badctx calls in the wrong context or with min_perf above target" [ $badctx -eq 0 ]
-	splat_check invariance
-	echo "R-INFO: invariance took $(($(date +%s) - t_s))s"
+	scenario_end invariance
 elif [ ! -e $PT/invariance ]; then
 	echo "R-SKIP: invariance: the test driver has no invariance knob (not x86)"
 fi
 
 # ---- scenario: rapid governor switching under load ------------------------
 if want governors; then
-	t_s=$(date +%s)
-	wr $PT/stats 0
+	scenario_start
 	N=$((50 * SCALE))
 	start_load
-	bad=0
-	i=0
 	while [ $i -lt $N ]; do
 		for g in schedutil performance powersave userspace schedutil; do
 			for p in $(policies); do
@@ -174,19 +182,14 @@ if want governors; then
 	done
 	stop_load
 	check "governors.switch_x$((N * 5))" "$bad writes failed or did not read back" [ $bad -eq 0 ]
-	path_check governors 1
-	splat_check governors
-	echo "R-INFO: governors took $(($(date +%s) - t_s))s"
+	scenario_end governors 1
 fi
 
 # ---- scenario: CPU hotplug loop under load ----------------------------------
 if want hotplug; then
-	t_s=$(date +%s)
-	wr $PT/stats 0
+	scenario_start
 	N=$((20 * SCALE))
 	start_load
-	bad=0
-	i=0
 	while [ $i -lt $N ]; do
 		for c in /sys/devices/system/cpu/cpu[1-9]*; do
 			[ -f $c/online ] || continue
@@ -202,20 +205,15 @@ if want hotplug; then
 	for p in $(policies); do
 		check "hotplug.$(basename $p).schedutil_after" "governor is $(rd $p/scaling_governor)" [ "$(rd $p/scaling_governor)" = schedutil ]
 	done
-	path_check hotplug 1
-	splat_check hotplug
-	echo "R-INFO: hotplug took $(($(date +%s) - t_s))s"
+	scenario_end hotplug 1
 fi
 
 # ---- scenario: min/max writes racing with updates, max below min ------------
 if want limits; then
-	t_s=$(date +%s)
-	wr $PT/stats 0
+	scenario_start
 	N=$((100 * SCALE))
 	start_load
 	p0=$(policies | head -n1)
-	bad=0
-	i=0
 	while [ $i -lt $N ]; do
 		for p in $(policies); do
 			case $((i % 4)) in
@@ -240,19 +238,14 @@ if want limits; then
 	done
 	stop_load
 	check "limits.race_x$N" "$bad read-backs had min > max or out of cpuinfo range" [ $bad -eq 0 ]
-	path_check limits 1
-	splat_check limits
-	echo "R-INFO: limits took $(($(date +%s) - t_s))s"
+	scenario_end limits 1
 fi
 
 # ---- scenario: unregister and register the driver under load ---------------
 if want reregister; then
-	t_s=$(date +%s)
-	wr $PT/stats 0
+	scenario_start
 	N=$((20 * SCALE))
 	start_load
-	bad=0
-	i=0
 	ra=0 rb=0
 	while [ $i -lt $N ]; do
 		sleep 1
@@ -272,8 +265,7 @@ if want reregister; then
 	for p in $(policies); do
 		check "reregister.$(basename $p).schedutil_after" "governor is $(rd $p/scaling_governor)" [ "$(rd $p/scaling_governor)" = schedutil ]
 	done
-	splat_check reregister
-	echo "R-INFO: reregister took $(($(date +%s) - t_s))s"
+	scenario_end reregister
 fi
 
 # ---- the upstream cpufreq selftests (tools/testing/selftests/cpufreq) -------
@@ -281,8 +273,7 @@ fi
 # failure, and leave no splat. ROBUST_SELFTESTS on the kernel command line
 # (robust.selftests=basic,sptest1,...) picks which ones run.
 if want selftests; then
-	t_s=$(date +%s)
-	wr $PT/stats 0
+	scenario_start
 	SELFTESTS=$(sed -n 's/.*robust\.selftests=\([a-z0-9,]*\).*/\1/p' /proc/cmdline | tr , ' ')
 	if [ -x /bin/bash ] && [ -f /selftests/cpufreq/main.sh ] && [ -n "$SELFTESTS" ]; then
 		for t in $SELFTESTS; do
@@ -343,8 +334,7 @@ fi
 
 # ---- bad input to every writable attribute ------------------------------------
 if want badinput; then
-	t_s=$(date +%s)
-	wr $PT/stats 0
+	scenario_start
 	long=$(head -c 5000 /dev/zero | tr '\0' '7')
 	junk=$(head -c 300 /dev/zero | tr '\0' 'x')
 	# every writable cpufreq file of every policy, and schedutil's tunables
@@ -457,8 +447,7 @@ if want badinput; then
 	check badinput.state_restored "attributes differ after the bad-input run: $(echo "$after_all" | grep -vxF "$before_all" | tr '\n' ' ' | cut -c1-200)" [ "$before_all" = "$after_all" ]
 	[ $failures -eq $fails_before ] && pass "badinput.all_${n_inputs}_writes"
 	echo "R-INFO: bad input: $n_inputs writes to $n_attrs attributes"
-	splat_check badinput
-	echo "R-INFO: badinput took $(($(date +%s) - t_s))s"
+	scenario_end badinput
 fi
 
 # ---- scenario: suspend to idle -----------------------------------------------
@@ -472,7 +461,7 @@ fi
 # rtc-cmos alarm never woke our QEMU pc guest from it (the console stayed
 # suspended for minutes); robust.freeze=1 tries it anyway.
 if want freeze; then
-	t_s=$(date +%s)
+	scenario_start
 	N=$((3 * SCALE))
 	if ! [ -w /sys/power/state ] || ! grep -qw freeze /sys/power/state; then
 		echo "R-SKIP: freeze.cycle: no freeze in /sys/power/state in this kernel"
@@ -486,8 +475,6 @@ if want freeze; then
 		echo "R-SKIP: freeze.cycle: no /sys/power/pm_test (CONFIG_PM_DEBUG) for a timer wake-up"
 		N=0
 	fi
-	bad=0
-	i=0
 	while [ $i -lt $N ]; do
 		start_load
 		t0=$(date +%s)
@@ -508,8 +495,7 @@ if want freeze; then
 		check "freeze.cycle_x$N" "$bad failed writes or governors not schedutil after resume" [ $bad -eq 0 ]
 		path_check freeze 1
 	fi
-	splat_check freeze
-	echo "R-INFO: freeze took $(($(date +%s) - t_s))s"
+	scenario_end freeze
 fi
 
 wr $PT/registered 0
