@@ -17,8 +17,8 @@
 # Reproducibility: git runs without the user's global/system config, commits
 # get the fixed committer identity with --committer-date-is-author-date, the
 # cover letter's subject and text live in the branch description and its Date
-# is the last commit's date; format-patch uses --zero-commit, --no-signature
-# and a fixed --abbrev. So `tree` then `export` reproduces patches/ byte for
+# is the last commit's author date (which a rebase in the tree keeps);
+# format-patch uses --zero-commit, --no-signature and a fixed --abbrev. So `tree` then `export` reproduces patches/ byte for
 # byte, as long as patches/ itself was written by `export`.
 set -euo pipefail
 shopt -s inherit_errexit
@@ -93,7 +93,7 @@ export_to() {
 	mkdir -p "$out"
 	tmp=$(mktemp -d "$BUILD/.export.XXXXXX")
 	if [ "$n" -gt 0 ]; then
-		date=$(g log -1 --format=%cI "$SERIES_BRANCH")
+		date=$(g log -1 --format=%aI "$SERIES_BRANCH")
 		GIT_COMMITTER_DATE="$date" g format-patch -q --zero-commit --no-signature \
 			--no-thread --no-attach --abbrev=12 --no-base --cover-letter \
 			--cover-from-description=subject --subject-prefix="$SUBJECT_PREFIX" \
