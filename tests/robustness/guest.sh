@@ -317,6 +317,12 @@ if want selftests; then
 			for c in /sys/devices/system/cpu/cpu[1-9]*; do
 				[ -f $c/online ] && [ "$(rd $c/online)" = 0 ] && wr $c/online 1
 			done
+			# sptest4's own restore of scaling_min_freq may be refused
+			# (EBUSY while its hotplug loop runs): put the full range back
+			for p in $(policies); do
+				wr $p/scaling_min_freq $cmin
+				wr $p/scaling_max_freq $cmax
+			done
 			# basic runs every governor, schedutil included, with the
 			# invariance pulses on; the sptests only leave schedutil
 			path_check "selftest.$t" "$([ $t = basic ] && echo 1)"
@@ -440,8 +446,12 @@ if want badinput; then
 		mn=$(rd $p/scaling_min_freq) mx=$(rd $p/scaling_max_freq)
 		check "badinput.min_above_max.$(basename $p)" "min $mn max $mx, expected max 800000 and min <= max" \
 			both_eq "$mx" 800000 "$(( mn <= mx ))" 1
+		# back to the values found before the bad-input run
+		old_min=$(echo "$before_all" | sed -n "s|^$p/scaling_min_freq=||p")
+		old_max=$(echo "$before_all" | sed -n "s|^$p/scaling_max_freq=||p")
 		wr $p/scaling_min_freq $cmin
-		wr $p/scaling_max_freq $cmax
+		wr $p/scaling_max_freq "$old_max"
+		wr $p/scaling_min_freq "$old_min"
 	done
 	after_all=$(snapshot)
 	check badinput.state_restored "attributes differ after the bad-input run: $(echo "$after_all" | grep -vxF "$before_all" | tr '\n' ' ' | cut -c1-200)" [ "$before_all" = "$after_all" ]
