@@ -1,0 +1,341 @@
+#!/bin/bash
+# Build the emulated HWP machine: Debian 12's qemu source (the version of the
+# installed qemu-system-x86), Debian's patches, then ours (tools/qemu-hwp/*.patch),
+# x86_64-softmmu with TCG only, ccache'd. Prints the path of the binary.
+#
+#   tools/build-qemu.sh [build]    build once (reused while nothing changed);
+#                                  prints $BUILD/qemu-hwp/bin/qemu-system-x86_64
+#   tools/build-qemu.sh path       print that path (exit 1 if not built/stale)
+#   tools/build-qemu.sh fetch      only fetch and verify the source
+#   tools/build-qemu.sh mirrors    print the mirrors that would be used
+#
+# Environment:
+#   REPO BUILD                     repository root, build dir
+#   QEMU_VERSION                   Debian source version (default 1:7.2+dfsg-7+deb12u18;
+#                                  its files must be pinned in qemu.sha256)
+#   MIRROR SECURITY_MIRROR         apt URIs; default: from the system's apt config
+#   JOBS                           parallel compile jobs (default nproc)
+#
+# The source comes through a private apt configuration under $BUILD/apt-qemu
+# (deb-src lines for bookworm, bookworm-updates and bookworm-security on the
+# system's own mirrors; the system's apt sources are never edited). The .dsc
+# and both tarballs are checked against qemu.sha256 before anything is
+# unpacked. The tree is built in $BUILD/qemu-hwp/work (kept for incremental
+# rebuilds); the binary is installed by rename, and the stamp
+# $BUILD/qemu-hwp/stamp (source version + sha256 of our patches, of this
+# script and of qemu.sha256) is written last, so an interrupted or failed
+# build never leaves a binary that looks current. Logs: $BUILD/logs/qemu-*.log.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+REPO=${REPO:-$(dirname "$here")}
+BUILD=${BUILD:-$REPO/build}
+QEMU_VERSION=${QEMU_VERSION:-1:7.2+dfsg-7+deb12u18}
+JOBS=${JOBS:-$(nproc)}
+APTDIR=$BUILD/apt-qemu
+DL=$BUILD/dl/qemu
+OUT=$BUILD/qemu-hwp
+WORK=$OUT/work
+LOGS=$BUILD/logs
+PIN=$REPO/qemu.sha256
+SUITES="bookworm bookworm-updates"
+SEC_SUITES="bookworm-security"
+
+die() { echo "build-qemu: error: $*" >&2; exit 1; }
+log() { echo "build-qemu: $*" >&2; }
+
+uver=${QEMU_VERSION#*:}                 # 7.2+dfsg-7+deb12u18
+upstream=${uver%-*}                     # 7.2+dfsg
+dsc=qemu_${uver}.dsc
+orig=qemu_${upstream}.orig.tar.xz
+debtar=qemu_${uver}.debian.tar.xz
+files=("$dsc" "$orig" "$debtar")
+
+pinned() { awk -v f="$1" '$1 !~ /^#/ && $2 == f { print $1 }' "$PIN"; }
+
+need_pin() {
+	local sum
+	sum=$(pinned "$1")
+	[ -n "$sum" ] || die "no pinned sha256 for $1 in qemu.sha256.
+  To use another version: add the lines '<sha256>  <file>' for its .dsc, .orig
+  and .debian tarballs to qemu.sha256 (check them against Debian's published
+  .dsc first), then QEMU_VERSION=<version> tools/build-qemu.sh"
+	echo "$sum"
+}
+
+# verify FILE NAME: non-zero (with a message) on mismatch
+verify() {
+	local want got
+	want=$(need_pin "$2")
+	got=$(sha256sum "$1" | awk '{print $1}')
+	if [ "$got" != "$want" ]; then
+		log "checksum mismatch for $2 ($1)"
+		log "  expected $want"
+		log "  got      $got"
+		return 1
+	fi
+}
+
+# ---- mirrors, from the system's apt configuration unless given -------------
+# (the same rules as tools/fetch-base.sh: system_uris, pick_mirrors, apt_setup)
+system_uris() {
+	{
+		for f in /etc/apt/sources.list.d/*.sources; do
+			[ -r "$f" ] || continue
+			awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }' "$f"
+		done
+		for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+			[ -r "$f" ] || continue
+			awk '$1 == "deb" || $1 == "deb-src" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i !~ /\]$/ && $i !~ /=/) { print $i; break } }' "$f"
+		done
+	} | sed 's:/*$::'
+}
+
+pick_mirrors() {
+	local uris
+	uris=$(system_uris || true)
+	if [ -z "${MIRROR:-}" ]; then
+		MIRROR=$(echo "$uris" | grep -E '/debian$' | head -n1 || true)
+	fi
+	if [ -z "${SECURITY_MIRROR:-}" ]; then
+		SECURITY_MIRROR=$(echo "$uris" | grep -E '/debian-security$' | head -n1 || true)
+		if [ -z "$SECURITY_MIRROR" ] && [ -n "${MIRROR:-}" ]; then
+			SECURITY_MIRROR=${MIRROR%/debian}/debian-security
+		fi
+	fi
+	[ -n "${MIRROR:-}" ] || die "no Debian mirror found in /etc/apt (sources.list or *.sources).
+  Give one: MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security tools/build-qemu.sh"
+}
+
+apt_setup() {
+	pick_mirrors
+	mkdir -p "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial"
+	{
+		for s in $SUITES; do echo "deb-src $MIRROR $s main"; done
+		for s in $SEC_SUITES; do echo "deb-src $SECURITY_MIRROR $s main"; done
+	} >"$APTDIR/sources.list.tmp"
+	mv "$APTDIR/sources.list.tmp" "$APTDIR/sources.list"
+	cat >"$APTDIR/apt.conf.tmp" <<EOS
+Dir::Etc::SourceList "$APTDIR/sources.list";
+Dir::Etc::SourceParts "/nonexistent";
+Dir::State::Lists "$APTDIR/lists";
+Dir::Cache "$APTDIR/cache";
+Dir::Cache::archives "$APTDIR/cache/archives";
+Dir::Cache::pkgcache "";
+Dir::Cache::srcpkgcache "";
+Dir::State::status "/dev/null";
+APT::Architecture "amd64";
+APT::Sandbox::User "root";
+Acquire::Languages "none";
+Acquire::Retries "2";
+Acquire::http::Timeout "30";
+EOS
+	mv "$APTDIR/apt.conf.tmp" "$APTDIR/apt.conf"
+	export APT_CONFIG=$APTDIR/apt.conf
+}
+
+apt_update() {
+	apt_setup
+	log "apt-get update (private config, deb-src on $MIRROR and $SECURITY_MIRROR)"
+	if ! apt-get -q update >"$APTDIR/update.log" 2>&1 ||
+		grep -qE '^(E|W): (Failed to fetch|Some index files failed)' "$APTDIR/update.log"; then
+		sed 's/^/  /' "$APTDIR/update.log" >&2
+		die "cannot reach the Debian mirror ($MIRROR / $SECURITY_MIRROR).
+  Check the network, or choose a mirror: MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security"
+	fi
+}
+
+have_source() {
+	local f
+	for f in "${files[@]}"; do
+		[ -f "$DL/$f" ] || return 1
+		if ! verify "$DL/$f" "$f"; then
+			log "deleting the corrupted cached $DL/$f"
+			rm -f "$DL/$f"
+			return 1
+		fi
+	done
+}
+
+do_fetch() {
+	local f tmp
+	for f in "${files[@]}"; do need_pin "$f" >/dev/null; done
+	have_source && return 0
+	apt_update
+	mkdir -p "$DL"
+	tmp=$(mktemp -d "$DL/.download.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	log "downloading the qemu=$QEMU_VERSION source"
+	if ! (cd "$tmp" && apt-get -q source --download-only "qemu=$QEMU_VERSION") >"$tmp/log" 2>&1; then
+		sed 's/^/  /' "$tmp/log" >&2
+		if grep -qi "Can not find version\|Unable to find a source package\|Unable to locate" "$tmp/log"; then
+			log "versions of the qemu source served by the mirrors now:"
+			apt-cache madison qemu 2>/dev/null | grep Sources | sed 's/^/  /' >&2 || true
+			die "qemu source version $QEMU_VERSION is not served any more.
+  Choose a served version: pin its .dsc, .orig and .debian tarballs in
+  qemu.sha256 and run QEMU_VERSION=<version> tools/build-qemu.sh"
+		fi
+		die "download of the qemu=$QEMU_VERSION source failed (see above)"
+	fi
+	for f in "${files[@]}"; do
+		[ -f "$tmp/$f" ] || die "the download has no $f (files: $(cd "$tmp" && ls | paste -sd' '))"
+		if ! verify "$tmp/$f" "$f"; then
+			rm -rf "$tmp"
+			die "refusing $f: its sha256 does not match qemu.sha256 (deleted)"
+		fi
+	done
+	for f in "${files[@]}"; do mv "$tmp/$f" "$DL/$f"; done
+	rm -rf "$tmp"
+	trap - EXIT
+	log "downloaded and verified ${files[*]} in $DL"
+}
+
+# ---- build ----------------------------------------------------------------
+patches() { ls "$here"/qemu-hwp/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null || true; }
+
+configure_args=(
+	--target-list=x86_64-softmmu --without-default-features
+	--enable-tcg --enable-system --disable-user --disable-linux-user
+	--disable-docs --disable-tools --disable-guest-agent --disable-install-blobs
+	--disable-debug-info --disable-werror --disable-kvm --disable-xen
+	--firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu
+)
+
+stamp_key() {
+	{
+		echo "qemu $QEMU_VERSION"
+		for p in $(patches); do sha256sum <"$p" | sed "s|-\$|$(basename "$p")|"; done
+		sha256sum <"$0" | sed 's|-$|build-qemu.sh|'
+		sha256sum <"$PIN" | sed 's|-$|qemu.sha256|'
+	} | sha256sum | awk '{print $1}'
+}
+
+bin=$OUT/bin/qemu-system-x86_64
+
+is_current() {
+	[ -x "$bin" ] && [ -f "$OUT/stamp" ] && [ "$(cat "$OUT/stamp")" = "$(stamp_key)" ]
+}
+
+# sync_tree NEW OLD: make OLD equal to NEW, touching only files that differ
+# (so an incremental build recompiles only what our patch changed)
+sync_tree() {
+	local new=$1 old=$2 line a b
+	if [ ! -d "$old" ]; then
+		mv "$new" "$old"
+		return 0
+	fi
+	while IFS= read -r line; do
+		case "$line" in
+		"Files "*" differ")
+			a=${line#Files }; a=${a%% and *}
+			b=${line#* and }; b=${b% differ}
+			cp -a "$a" "$b"
+			;;
+		"Only in $new"*)
+			a=${line#Only in }; b=${a#*: }; a=${a%%: *}
+			cp -a "$a/$b" "$old${a#"$new"}/"
+			;;
+		"Only in $old"*)
+			a=${line#Only in }; b=${a#*: }; a=${a%%: *}
+			rm -rf "${a:?}/$b"
+			;;
+		*) log "sync: unexpected diff output: $line" ;;
+		esac
+	done < <(LC_ALL=C diff -rq "$new" "$old" || true)
+	rm -rf "$new"
+}
+
+step() {
+	local name=$1
+	shift
+	local lf=$LOGS/qemu-$name.log
+	log "$name (log: $lf)"
+	if ! "$@" >"$lf" 2>&1; then
+		log "$name FAILED; last lines of $lf:"
+		tail -n 25 "$lf" | sed 's/^/  | /' >&2
+		die "the QEMU build failed at '$name'; nothing was installed (previous binary, if any, left as it was but not current)"
+	fi
+}
+
+unpack_and_patch() {
+	local tmp=$1 p
+	dpkg-source --no-check -x "$DL/$dsc" "$tmp/src"
+	for p in $(patches); do
+		echo "applying $(basename "$p")"
+		patch -d "$tmp/src" -p1 --no-backup-if-mismatch -F0 <"$p"
+	done
+}
+
+do_build() {
+	local key t0 tmp
+	if is_current; then
+		log "up to date: $bin"
+		echo "$bin"
+		return 0
+	fi
+	command -v meson >/dev/null && command -v ninja >/dev/null ||
+		die "meson/ninja not installed (run 'make deps')"
+	command -v dpkg-source >/dev/null || die "dpkg-source not installed (dpkg-dev; run 'make deps')"
+	do_fetch
+	key=$(stamp_key)
+	t0=$(date +%s)
+	mkdir -p "$OUT" "$LOGS" "$WORK"
+	rm -f "$OUT/stamp"
+	rm -rf "$OUT"/.tmp.*
+	tmp=$(mktemp -d "$OUT/.tmp.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	step unpack unpack_and_patch "$tmp"
+	sync_tree "$tmp/src" "$WORK/src"
+	printf '%s\n' "${configure_args[@]}" >"$tmp/config"
+	if [ ! -f "$WORK/obj/build.ninja" ] || ! cmp -s "$tmp/config" "$WORK/obj/.config-args"; then
+		rm -rf "$WORK/obj"
+		mkdir -p "$WORK/obj"
+		local cc="gcc"
+		if command -v ccache >/dev/null; then
+			cc="ccache gcc"
+		else
+			log "warning: ccache not found, building without it"
+		fi
+		step configure bash -c 'cd "$1" && shift && exec "$@"' _ "$WORK/obj" \
+			"$WORK/src/configure" --cc="$cc" --host-cc=gcc "${configure_args[@]}"
+		cp "$tmp/config" "$WORK/obj/.config-args"
+	fi
+	export CCACHE_BASEDIR=$WORK
+	step ninja ninja -C "$WORK/obj" -j "$JOBS" qemu-system-x86_64
+	mkdir -p "$OUT/bin"
+	cp "$WORK/obj/qemu-system-x86_64" "$tmp/qemu-system-x86_64"
+	"$tmp/qemu-system-x86_64" -cpu help >/dev/null 2>&1 || die "the built binary does not run ($tmp/qemu-system-x86_64)"
+	mv "$tmp/qemu-system-x86_64" "$bin"
+	echo "$key" >"$OUT/stamp.tmp"
+	mv "$OUT/stamp.tmp" "$OUT/stamp"
+	rm -rf "$tmp"
+	trap - EXIT
+	log "built $bin in $(($(date +%s) - t0))s"
+	echo "$bin"
+}
+
+# One build at a time per build dir.
+mkdir -p "$BUILD"
+exec 9>"$BUILD/.qemu-build.lock"
+if ! flock -n 9; then
+	log "waiting for another build-qemu in $BUILD"
+	flock 9
+fi
+rm -rf "$DL"/.download.* 2>/dev/null || true
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+case "${1:-build}" in
+build) do_build ;;
+path)
+	is_current || die "$bin is not built or not current: run tools/build-qemu.sh"
+	echo "$bin"
+	;;
+fetch) do_fetch ;;
+mirrors)
+	pick_mirrors
+	echo "MIRROR=$MIRROR"
+	echo "SECURITY_MIRROR=$SECURITY_MIRROR"
+	;;
+*) die "usage: $0 [build|path|fetch|mirrors]" ;;
+esac
