@@ -2,7 +2,16 @@
 # Boot a kernel + initramfs under QEMU (TCG only) and wait for the end marker.
 #
 #   tools/qemu-run.sh --arch x86_64|arm64 --kernel IMG --initrd CPIO \
-#       [--append "ARGS"] [--timeout SECS] [--log FILE] [--smp N] [--mem SIZE]
+#       [--append "ARGS"] [--timeout SECS] [--log FILE] [--smp N] [--mem SIZE] \
+#       [--hwp [--hwp-log FILE] [--hwp-opts PROP=VAL[,PROP=VAL...]]]
+#
+# --hwp (x86_64 only) boots the emulated HWP machine instead of the stock
+# qemu-system-x86_64: the patched binary of tools/build-qemu.sh (built first
+# if missing or stale) with -cpu Skylake-Client,hwp=on. --hwp-log FILE adds
+# hwp-log=FILE (the host-side record of HWP_REQUEST writes and level
+# changes); --hwp-opts adds further CPU properties, e.g.
+# --hwp-opts hwp-highest=30:24 (vCPU 1 an efficiency core with highest 24).
+# See Documentation/hwp-machine.md.
 #
 # The serial console goes to the log (default $BUILD/logs/qemu-<time>.log).
 # Exit status: 0 when the guest printed QEMU-TEST-END (see mkinitramfs.sh)
@@ -17,7 +26,8 @@ REPO=${REPO:-$(dirname "$here")}
 BUILD=${BUILD:-$REPO/build}
 
 arch=x86_64 kernel="" initrd="" append="" timeout=300 log="" smp=2 mem=512M
-usage() { echo "usage: $0 --arch x86_64|arm64 --kernel IMG --initrd CPIO [--append ARGS] [--timeout SECS] [--log FILE] [--smp N] [--mem SIZE]" >&2; exit 2; }
+hwp="" hwp_log="" hwp_opts=""
+usage() { echo "usage: $0 --arch x86_64|arm64 --kernel IMG --initrd CPIO [--append ARGS] [--timeout SECS] [--log FILE] [--smp N] [--mem SIZE] [--hwp [--hwp-log FILE] [--hwp-opts PROPS]]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--arch) arch=$2; shift 2 ;;
@@ -28,6 +38,9 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
+	--hwp) hwp=1; shift ;;
+	--hwp-log) hwp_log=$2; shift 2 ;;
+	--hwp-opts) hwp_opts=$2; shift 2 ;;
 	*) usage ;;
 	esac
 done
@@ -39,12 +52,30 @@ if [ -z "$log" ]; then
 fi
 mkdir -p "$(dirname "$log")"
 
+if [ -z "$hwp" ] && { [ -n "$hwp_log" ] || [ -n "$hwp_opts" ]; }; then
+	echo "qemu-run: error: --hwp-log and --hwp-opts need --hwp" >&2
+	exit 2
+fi
 case "$arch" in
 x86_64)
 	qemu=(qemu-system-x86_64 -accel tcg -cpu Skylake-Client)
+	if [ -n "$hwp" ]; then
+		hwp_bin=$("$here/build-qemu.sh") || { echo "qemu-run: error: cannot build the HWP machine (tools/build-qemu.sh, see above)" >&2; exit 2; }
+		cpu=Skylake-Client,hwp=on
+		if [ -n "$hwp_log" ]; then
+			case "$hwp_log" in *,*) echo "qemu-run: error: --hwp-log path must not contain a comma: $hwp_log" >&2; exit 2 ;; esac
+			mkdir -p "$(dirname "$hwp_log")"
+			hwp_log=$(cd "$(dirname "$hwp_log")" && pwd)/$(basename "$hwp_log")
+			cpu=$cpu,hwp-log=$hwp_log
+		fi
+		[ -z "$hwp_opts" ] || cpu=$cpu,$hwp_opts
+		# no network backend is built in: no NIC either
+		qemu=("$hwp_bin" -accel tcg -cpu "$cpu" -nic none)
+	fi
 	console=ttyS0
 	;;
 arm64)
+	[ -z "$hwp" ] || { echo "qemu-run: error: --hwp is x86_64 only" >&2; exit 2; }
 	qemu=(qemu-system-aarch64 -accel tcg -machine virt -cpu cortex-a57)
 	console=ttyAMA0
 	;;
