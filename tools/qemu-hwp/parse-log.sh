@@ -10,6 +10,9 @@
 #   bad_first=LINE    the first such write
 #   gp=N              #GP raised for unimplemented MSRs; gp_msrs=0x..,0x..
 #   pN_writes=N pN_des_max=N pN_des_min=N pN_des_last=N   per phase, on CPU
+#   pN_des_start=N    DESIRED in effect on CPU when phase N began
+#   pN_des_hi=N pN_des_lo=N   max/min of DESIRED in effect during phase N
+#                     (the start value and the phase's writes)
 #   pN_level_max=N pN_level_last=N                       running level on CPU
 #   levels=N          running-level changes (all vCPUs)
 set -euo pipefail
@@ -23,10 +26,14 @@ function kv(s,   n, i, a, p) {
 		if (p) f[substr(a[i], 1, p - 1)] = substr(a[i], p + 1)
 	}
 }
-BEGIN { phase = 0; writes = 0; des = 0; bad = 0; gp = 0; levels = 0 }
+BEGIN { phase = 0; writes = 0; des = 0; bad = 0; gp = 0; levels = 0; cur = 0 }
 {
 	kv($0)
-	if (f["ev"] == "epb" && f["cpu"] == want) { phase = f["val"] + 0; seen[phase] = 1; next }
+	if (f["ev"] == "epb" && f["cpu"] == want) {
+		phase = f["val"] + 0; seen[phase] = 1
+		p[phase, "start"] = cur; p[phase, "hi"] = cur; p[phase, "lo"] = cur
+		next
+	}
 	if (f["ev"] == "gp") { gp++; if (!(f["msr"] in gpm)) { gpm[f["msr"]] = 1; gplist = gplist (gplist == "" ? "" : ",") f["msr"] } ; next }
 	if (f["ev"] == "level") {
 		levels++
@@ -51,6 +58,9 @@ BEGIN { phase = 0; writes = 0; des = 0; bad = 0; gp = 0; levels = 0 }
 	if (!((phase, "max") in p) || d > p[phase, "max"]) p[phase, "max"] = d
 	if (!((phase, "min") in p) || d < p[phase, "min"]) p[phase, "min"] = d
 	p[phase, "last"] = d
+	cur = d
+	if (!((phase, "hi") in p) || d > p[phase, "hi"]) p[phase, "hi"] = d
+	if (!((phase, "lo") in p) || d < p[phase, "lo"]) p[phase, "lo"] = d
 }
 END {
 	print "writes=" writes
@@ -66,6 +76,8 @@ END {
 		if ((ph, "max") in p) {
 			printf "p%d_des_max=%d\np%d_des_min=%d\np%d_des_last=%d\n", ph, p[ph, "max"], ph, p[ph, "min"], ph, p[ph, "last"]
 		}
+		if ((ph, "start") in p) printf "p%d_des_start=%d\n", ph, p[ph, "start"]
+		if ((ph, "hi") in p) printf "p%d_des_hi=%d\np%d_des_lo=%d\n", ph, p[ph, "hi"], ph, p[ph, "lo"]
 		if ((ph, "lmax") in p) printf "p%d_level_max=%d\np%d_level_last=%d\n", ph, p[ph, "lmax"], ph, p[ph, "llast"]
 	}
 }' "$1"

@@ -8,6 +8,9 @@
 BUSY_SECS=${BUSY_SECS:-3}
 IDLE_SECS=${IDLE_SECS:-3}
 d=/sys/devices/system/cpu
+# this script and its helpers run on cpu1, so that cpu0 is idle outside the
+# busy loop (MSR reads of cpu0 are IPIs: no task, no schedutil update there)
+taskset -p 2 $$ >/dev/null 2>&1 || echo "HWP-TASKSET-FAILED=1"
 
 # msr_read CPU MSR -> 16 hex digits, or "unreadable"
 msr_read() {
