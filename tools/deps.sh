@@ -5,7 +5,16 @@ set -euo pipefail
 PKGS=(build-essential git ca-certificates xz-utils ccache flex bison bc
 	libelf-dev libssl-dev cpio python3 gnuplot-nox sparse clang
 	busybox-static qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
-	python3-ply libc6-dev util-linux binutils valgrind libclang-rt-14-dev)
+	libc6-dev-arm64-cross python3-ply libc6-dev util-linux binutils valgrind
+	libclang-rt-14-dev
+	# checkpatch's SPDX check: scripts/spdxcheck.py imports ply and git
+	# (GitPython); without git it fails and checkpatch accepts any license
+	python3-git
+	# pkill, for tests/hwkit/run-emu.sh (not in minimal installs, containers)
+	procps
+	# the emulated HWP machine: apt-get source qemu, and its x86_64 build
+	dpkg-dev meson ninja-build pkg-config libglib2.0-dev libpixman-1-dev
+	libfdt-dev zlib1g-dev)
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
