@@ -3,7 +3,8 @@
 # Builds the patched QEMU (tools/build-qemu.sh, reused when current), boots
 # the x86_64 test kernel on it with intel_pstate=passive and schedutil, -smp 2,
 # vCPU 1 an efficiency core (hwp-highest=30:24), runs
-# tools/qemu-hwp/smoke-guest.sh (idle, 3 s busy loop on cpu0, idle) and
+# tools/qemu-hwp/smoke-guest.sh (idle, 3 s busy loop on cpu0, idle, then
+# turbo disabled with a short busy loop) and
 # checks the guest's view and the host-side record (parsed by
 # tools/qemu-hwp/parse-log.sh). Then boots the stock machine and the patched
 # binary with hwp=off, which must both look as before (no cpufreq driver).
@@ -197,6 +198,21 @@ case_desired_falls() {
 	fi
 }
 
+# Turbo disabled (MISC_ENABLE bit 38, written on cpu0): package-wide, seen
+# by intel_pstate, and every running level capped at guaranteed (18).
+case_turbo_disable() {
+	local nt m1 ps lv
+	nt=$(val "$con_hwp" HWP-NO-TURBO) m1=$(val "$con_hwp" HWP-MISC-ENABLE1)
+	ps=$(val "$con_hwp" HWP-PERF-STATUS0-NO-TURBO) lv=$(rec p5_level_max)
+	if [ "$(rec turbo_writes)" -ge 1 ] 2>/dev/null && [ "$nt" = 1 ] && [ -n "$m1" ] &&
+		[ $(((0x$m1 >> 38) & 1)) = 1 ] && [ -n "$lv" ] && [ "$lv" -le 18 ] &&
+		[ -n "$ps" ] && [ "$(field "$ps" 8)" -le 18 ]; then
+		pass "turbo-disable-caps-at-guaranteed (no_turbo=1, cpu1 sees bit 38, cpu0 level under load $(field "$ps" 8), highest level recorded $lv)"
+	else
+		fail turbo-disable-caps-at-guaranteed "turbo bit changes $(rec turbo_writes), no_turbo '$nt', cpu1 MISC_ENABLE '$m1', cpu0 PERF_STATUS '$ps', recorded level max '$lv' (want <= 18)"
+	fi
+}
+
 # ---- stock behaviour ---------------------------------------------------------------
 boot_stock() {
 	con_stock="" con_off=""
@@ -241,6 +257,7 @@ if boot_hwp; then
 	case_record_in_range
 	case_desired_rises
 	case_desired_falls
+	case_turbo_disable
 fi
 boot_stock && case_stock_unchanged
 exit 0

@@ -13,8 +13,10 @@
 #   pN_des_start=N    DESIRED in effect on CPU when phase N began
 #   pN_des_hi=N pN_des_lo=N   max/min of DESIRED in effect during phase N
 #                     (the start value and the phase's writes)
-#   pN_level_max=N pN_level_last=N                       running level on CPU
+#   pN_level_max=N pN_level_last=N   running level on CPU in phase N
+#                     (including the level in effect when it began)
 #   levels=N          running-level changes (all vCPUs)
+#   turbo_writes=N    changes of the MISC_ENABLE turbo-disable bit
 set -euo pipefail
 [ $# -ge 1 ] && [ -r "$1" ] || { echo "usage: $0 LOG [CPU]" >&2; exit 2; }
 awk -v want="${2:-0}" '
@@ -26,19 +28,22 @@ function kv(s,   n, i, a, p) {
 		if (p) f[substr(a[i], 1, p - 1)] = substr(a[i], p + 1)
 	}
 }
-BEGIN { phase = 0; writes = 0; des = 0; bad = 0; gp = 0; levels = 0; cur = 0 }
+BEGIN { phase = 0; writes = 0; des = 0; bad = 0; gp = 0; levels = 0; cur = 0; curlv = ""; turbo = 0 }
 {
 	kv($0)
 	if (f["ev"] == "epb" && f["cpu"] == want) {
 		phase = f["val"] + 0; seen[phase] = 1
 		p[phase, "start"] = cur; p[phase, "hi"] = cur; p[phase, "lo"] = cur
+		if (curlv != "") { p[phase, "lmax"] = curlv; p[phase, "llast"] = curlv }
 		next
 	}
+	if (f["ev"] == "turbo") { turbo++; next }
 	if (f["ev"] == "gp") { gp++; if (!(f["msr"] in gpm)) { gpm[f["msr"]] = 1; gplist = gplist (gplist == "" ? "" : ",") f["msr"] } ; next }
 	if (f["ev"] == "level") {
 		levels++
 		if (f["cpu"] == want) {
 			lv = f["new"] + 0
+			curlv = lv
 			if (!((phase, "lmax") in p) || lv > p[phase, "lmax"]) p[phase, "lmax"] = lv
 			p[phase, "llast"] = lv
 			seen[phase] = 1
@@ -70,6 +75,7 @@ END {
 	print "gp=" gp
 	print "gp_msrs=" gplist
 	print "levels=" levels
+	print "turbo_writes=" turbo
 	for (ph = 0; ph <= 15; ph++) {
 		if (!(ph in seen)) continue
 		printf "p%d_writes=%d\n", ph, p[ph, "w"] + 0

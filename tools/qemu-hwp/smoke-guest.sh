@@ -2,7 +2,8 @@
 # tools/mkinitramfs.sh). Prints HWP-KEY=value lines on the console, and
 # marks its phases in the host record by writing IA32_ENERGY_PERF_BIAS on
 # cpu0 (logged by the HWP machine as "ev=epb val=N"; EPB does not steer the
-# model): 1 idle, 2 busy loop on cpu0, 3 idle again, 4 end.
+# model): 1 idle, 2 busy loop on cpu0, 3 idle again, 4 end of those,
+# 5 turbo disabled (MISC_ENABLE bit 38 set) with a short busy loop, 6 end.
 #   BUSY_SECS (default 3) IDLE_SECS (default 3) may be set in /busy.env
 [ -r /busy.env ] && . /busy.env
 BUSY_SECS=${BUSY_SECS:-3}
@@ -70,6 +71,31 @@ if [ "$(cat $d/cpu0/cpufreq/scaling_driver 2>/dev/null)" = intel_cpufreq ]; then
 	sleep 1
 	echo "HWP-MSR-REQ0-IDLE=$(msr_read 0 0x774)"
 	marker 4
+	# turbo off: MISC_ENABLE[38] := 1 on cpu0 (package-wide on the machine)
+	m=$(msr_read 0 0x1a0)
+	case "$m" in
+	????????????????)
+		n=$(printf '%016x' $((0x$m | (1 << 38))))
+		le="" i=14
+		while [ $i -ge 0 ]; do
+			le="$le\\$(printf %03o $((0x$(echo "$n" | cut -c$((i + 1))-$((i + 2))))))"
+			i=$((i - 2))
+		done
+		marker 5
+		printf "$le" | dd of=/dev/cpu/0/msr bs=8 seek=$((0x1a0)) oflag=seek_bytes conv=notrunc 2>/dev/null ||
+			echo "HWP-TURBO-WRITE-FAILED=1"
+		echo "HWP-MISC-ENABLE1=$(msr_read 1 0x1a0)"
+		echo "HWP-NO-TURBO=$(cat $d/intel_pstate/no_turbo 2>/dev/null)"
+		taskset 1 sh -c 'while :; do :; done' &
+		busy=$!
+		sleep 1
+		echo "HWP-PERF-STATUS0-NO-TURBO=$(msr_read 0 0x198)"
+		kill $busy
+		wait $busy 2>/dev/null
+		marker 6
+		;;
+	*) echo "HWP-MISC-ENABLE-UNREADABLE=$m" ;;
+	esac
 	echo "HWP-APERF-MPERF-BUSY=$a0 $a1 $m0 $m1"
 	echo "HWP-PKG-ENERGY-BUSY=$e0 $e1 $(msr_read 0 0x606)"
 fi
