@@ -34,7 +34,6 @@ field() { echo $(((0x$1 >> $2) & 0xff)); }
 case_qemu_builds() {
 	local t0=$SECONDS out
 	if out=$("$REPO/tools/build-qemu.sh") && [ -x "$out" ]; then
-		qemu_bin=$out
 		pass "qemu-builds ($((SECONDS - t0))s, $out)"
 	else
 		fail qemu-builds "tools/build-qemu.sh failed (logs: $logs/qemu-*.log)"
@@ -49,8 +48,11 @@ kernel_image() {
 	fi
 }
 
+# BUSY_SECS / IDLE_SECS (default 3) reach the guest script through /busy.env
 initrd() {
-	"$REPO/tools/mkinitramfs.sh" "$dir/guest.cpio.gz" "$REPO/tools/qemu-hwp/smoke-guest.sh" ||
+	printf 'BUSY_SECS=%s\nIDLE_SECS=%s\n' "${BUSY_SECS:-3}" "${IDLE_SECS:-3}" >"$dir/busy.env"
+	"$REPO/tools/mkinitramfs.sh" "$dir/guest.cpio.gz" "$REPO/tools/qemu-hwp/smoke-guest.sh" \
+		"$dir/busy.env:/busy.env" ||
 		{ fail initramfs "mkinitramfs.sh failed"; return 1; }
 }
 
