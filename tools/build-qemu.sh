@@ -251,8 +251,13 @@ step() {
 	local lf=$LOGS/qemu-$name.log
 	log "$name (log: $lf)"
 	if ! "$@" >"$lf" 2>&1; then
-		log "$name FAILED; last lines of $lf:"
-		tail -n 25 "$lf" | sed 's/^/  | /' >&2
+		if grep -qE 'error:|FAILED:' "$lf"; then
+			log "$name FAILED; errors in $lf:"
+			grep -E -A3 'error:|FAILED:' "$lf" | grep -v '^ccache gcc \|^gcc ' | head -n 30 | sed 's/^/  | /' >&2
+		else
+			log "$name FAILED; last lines of $lf:"
+			tail -n 25 "$lf" | sed 's/^/  | /' >&2
+		fi
 		die "the QEMU build failed at '$name'; nothing was installed (previous binary, if any, left as it was but not current)"
 	fi
 }
@@ -261,10 +266,14 @@ unpack_and_patch() {
 	local tmp=$1 p
 	# --no-check: the three files were checked against qemu.sha256 already
 	# (dpkg-source has no Debian uploader keyring to check the signature)
-	dpkg-source --no-check -x "$DL/$dsc" "$tmp/src"
+	# (called under `if`, where set -e does not apply: every step returns)
+	dpkg-source --no-check -x "$DL/$dsc" "$tmp/src" || return 1
 	for p in $(patches); do
 		echo "applying $(basename "$p")"
-		patch -d "$tmp/src" -p1 --no-backup-if-mismatch -F0 <"$p"
+		patch -d "$tmp/src" -p1 --no-backup-if-mismatch -F0 <"$p" || {
+			echo "error: $(basename "$p") does not apply"
+			return 1
+		}
 	done
 }
 
