@@ -90,6 +90,13 @@ kdoc intel_pstate_perf.h drivers/cpufreq/intel_pstate_perf.h
 kdoc map_util_perf include/linux/sched/cpufreq.h -function map_util_perf
 kdoc cpufreq_driver_adjust_perf drivers/cpufreq/cpufreq.c \
 	-function cpufreq_driver_adjust_perf -function cpufreq_driver_has_adjust_perf
+kdoc arch_get_max_freq_ratio arch/x86/kernel/smpboot.c -function arch_get_max_freq_ratio
+if (cd "$KSRC" && ./scripts/kernel-doc -rst -function arch_get_max_freq_ratio arch/x86/kernel/smpboot.c 2>/dev/null) |
+	grep -q "^.. c:function::.*arch_get_max_freq_ratio"; then
+	echo "PASS: kernel-doc present arch_get_max_freq_ratio"
+else
+	echo "FAIL: kernel-doc present arch_get_max_freq_ratio: no kernel-doc comment found"
+fi
 # kernel-doc silently says nothing about a function it cannot find: make sure
 # the documented functions are really there and documented.
 for f in cpufreq_driver_adjust_perf cpufreq_driver_has_adjust_perf; do

@@ -1,25 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Exhaustive checks of the series' HWP mapping (intel_pstate_perf.h, compiled
- * from the kernel tree) against a reference written from DESIGN.md section 4.
+ * from the kernel tree) against a reference written from DESIGN.md section 4,
+ * with the hints scaled to the invariance reference (series v2).
  *
- * Let M = map(min_perf), T = map(target_perf), map(p) = cap if p >= capacity,
- * else ceil(cap * p / capacity) (0 for p = 0; everything maps to cap when
+ * The limits are ref (the level of full capacity in frequency-invariant
+ * utilization: the hints are scaled to it), cap (the highest usable level:
+ * the upper bound of MAX), lowest, min_ratio and max_ratio.  ref and cap are
+ * independent: ref is below cap when the invariance reference is below the
+ * highest level (a single-core turbo level), above it on a CPU slower than
+ * the reference or with turbo off and a stale reference.
+ *
+ * Let M = map(min_perf), T = map(target_perf), map(p) = ref if p >= capacity,
+ * else ceil(ref * p / capacity) (0 for p = 0; everything maps to ref when
  * capacity is 0), and F = max(M, lowest, min_ratio) (the floors).  Checked:
  *
- *  E1 hwp_perf_scale(p, capacity, cap) == map(p), and it is the lowest level
- *     providing p: cap*p <= level*capacity and (level-1)*capacity < cap*p.
+ *  E1 hwp_perf_scale(p, capacity, ref) == map(p), and it is the lowest level
+ *     providing p: ref*p <= level*capacity and (level-1)*capacity < ref*p;
  *  E2 MIN == min(F, max_ratio); MAX == max(min(cap, max_ratio), MIN);
  *     DESIRED == clamp(T, MIN, MAX)  (the specification itself);
  *  P1 MIN <= DESIRED <= MAX;
  *  P2 MIN, DESIRED, MAX <= max_ratio (the policy maximum always wins);
  *  P3 MAX <= min(cap, max_ratio) unless MIN > min(cap, max_ratio), which
- *     happens exactly when a floor (lowest or min_ratio) exceeds cap while
- *     max_ratio exceeds cap; then MAX == MIN;
+ *     happens exactly when a floor (M, lowest or min_ratio; M only if
+ *     ref > cap, as M <= ref) exceeds cap while max_ratio exceeds cap; then
+ *     MAX == MIN;
  *  P4 MIN >= min(x, max_ratio) for every floor x in {M, lowest, min_ratio},
  *     and MIN < a floor only if MIN == max_ratio;
  *  P5 DESIRED == T whenever MIN <= T <= MAX (no limit applies);
  *  P6 DESIRED is non-decreasing in target_perf, MIN (and so MAX) in min_perf;
+ *  P7 full demand (target_perf >= capacity) gets DESIRED == MAX when
+ *     ref >= min(cap, max_ratio), else DESIRED == max(ref, MIN) (< MAX unless
+ *     a floor reaches MAX);
  *  R1 hwp_perf_request() keeps every bit outside 0-23 of the old value and
  *     sets bits 0-7, 8-15, 16-23 to exactly MIN, MAX, DESIRED.
  */
@@ -42,27 +54,30 @@ static int failures;
 	}								\
 } while (0)
 
-static inline int ref_map(unsigned long p, unsigned long capacity, int cap)
+static inline int ref_map(unsigned long p, unsigned long capacity, int ref)
 {
 	if (p >= capacity)
-		return cap;
-	if (capacity <= 1UL << 32)	/* cap * p < 2^40: exact in 64 bits */
-		return (int)(((unsigned long)cap * p + capacity - 1) / capacity);
-	return (int)(((unsigned __int128)cap * p + capacity - 1) / capacity);
+		return ref;
+	if (capacity <= 1UL << 32)	/* ref * p < 2^40: exact in 64 bits */
+		return (int)(((unsigned long)ref * p + capacity - 1) / capacity);
+	return (int)(((unsigned __int128)ref * p + capacity - 1) / capacity);
 }
 
 static inline int imin(int a, int b) { return a < b ? a : b; }
 static inline int imax(int a, int b) { return a > b ? a : b; }
 
-struct lim4 { int cap, lowest, min_ratio, max_ratio; };
+struct lim5 { int ref, cap, lowest, min_ratio, max_ratio; };
 
-/* One select() case: check E2, P1-P5; return the levels for P6. */
-static inline struct hwp_perf_levels one(const struct lim4 *q, unsigned long mp,
+/* One select() case: check E2, P1-P5, P7; return the levels for P6. */
+static inline struct hwp_perf_levels one(const struct lim5 *q, unsigned long mp,
 					 unsigned long tp, unsigned long capacity)
 {
-	struct hwp_perf_limits lim = { q->cap, q->lowest, q->min_ratio, q->max_ratio };
+	struct hwp_perf_limits lim = {
+		.ref = q->ref, .cap = q->cap, .lowest = q->lowest,
+		.min_ratio = q->min_ratio, .max_ratio = q->max_ratio,
+	};
 	struct hwp_perf_levels l = hwp_perf_select(&lim, mp, tp, capacity);
-	int M = ref_map(mp, capacity, q->cap), T = ref_map(tp, capacity, q->cap);
+	int M = ref_map(mp, capacity, q->ref), T = ref_map(tp, capacity, q->ref);
 	int F = imax(imax(M, q->lowest), q->min_ratio);
 	int rmin = imin(F, q->max_ratio);
 	int capmax = imin(q->cap, q->max_ratio);
@@ -71,17 +86,19 @@ static inline struct hwp_perf_levels one(const struct lim4 *q, unsigned long mp,
 
 	n_select++;
 	if (l.min != rmin || l.max != rmax || l.desired != rdes)
-		FAIL("E2 cap=%d lowest=%d min_ratio=%d max_ratio=%d min_perf=%lu target=%lu capacity=%lu: got %d/%d/%d want %d/%d/%d",
-		     q->cap, q->lowest, q->min_ratio, q->max_ratio, mp, tp, capacity,
-		     l.min, l.max, l.desired, rmin, rmax, rdes);
+		FAIL("E2 ref=%d cap=%d lowest=%d min_ratio=%d max_ratio=%d min_perf=%lu target=%lu capacity=%lu: got %d/%d/%d want %d/%d/%d",
+		     q->ref, q->cap, q->lowest, q->min_ratio, q->max_ratio, mp, tp,
+		     capacity, l.min, l.max, l.desired, rmin, rmax, rdes);
 	if (!(l.min <= l.desired && l.desired <= l.max))
 		FAIL("P1 min<=desired<=max: %d %d %d", l.min, l.desired, l.max);
 	if (l.min > q->max_ratio || l.desired > q->max_ratio || l.max > q->max_ratio)
 		FAIL("P2 above max_ratio %d: %d/%d/%d", q->max_ratio, l.min, l.max, l.desired);
 	if (l.max > capmax &&
 	    !(l.min > capmax && l.max == l.min &&
-	      imax(q->lowest, q->min_ratio) > q->cap && q->max_ratio > q->cap))
-		FAIL("P3 max %d > min(cap,max_ratio) %d without a floor forcing it", l.max, capmax);
+	      imax(imax(M, q->lowest), q->min_ratio) > q->cap &&
+	      (M <= q->cap || q->ref > q->cap) && q->max_ratio > q->cap))
+		FAIL("P3 ref=%d cap=%d: max %d > min(cap,max_ratio) %d without a floor forcing it",
+		     q->ref, q->cap, l.max, capmax);
 	if (l.min < imin(M, q->max_ratio) || l.min < imin(q->lowest, q->max_ratio) ||
 	    l.min < imin(q->min_ratio, q->max_ratio) ||
 	    (l.min < F && l.min != q->max_ratio))
@@ -89,116 +106,193 @@ static inline struct hwp_perf_levels one(const struct lim4 *q, unsigned long mp,
 		     l.min, M, q->lowest, q->min_ratio, q->max_ratio);
 	if (l.min <= T && T <= l.max && l.desired != T)
 		FAIL("P5 desired %d != unconstrained %d", l.desired, T);
+	if (tp >= capacity &&
+	    (q->ref >= capmax ? l.desired != l.max : l.desired != imax(q->ref, l.min)))
+		FAIL("P7 ref=%d cap=%d max_ratio=%d full demand: desired %d, min %d max %d",
+		     q->ref, q->cap, q->max_ratio, l.desired, l.min, l.max);
 	return l;
 }
 
-/* The limits grid: every interesting ordering of the four bounds. */
-static const struct lim4 grid[] = {
+/*
+ * The limits grid: every interesting ordering of cap and the three policy
+ * bounds; ref is set by the sweeps (ref == cap, and the refs() variants).
+ */
+static const struct lim5 grid[] = {
 	/* no limit applies: lowest 1, policy wide open */
-	{ 255, 1, 1, 255 }, { 46, 1, 1, 255 }, { 1, 1, 1, 255 }, { 2, 1, 1, 2 },
+	{ 0, 255, 1, 1, 255 }, { 0, 46, 1, 1, 255 }, { 0, 1, 1, 1, 255 }, { 0, 2, 1, 1, 2 },
 	/* typical: lowest 8, policy 8..46 */
-	{ 46, 8, 8, 46 },
+	{ 0, 46, 8, 8, 46 },
 	/* scaling_max below cap: the 48/48/48-while-24 pitfall */
-	{ 48, 8, 8, 24 },
+	{ 0, 48, 8, 8, 24 },
 	/* scaling_min raised */
-	{ 46, 8, 30, 46 },
+	{ 0, 46, 8, 30, 46 },
 	/* min_ratio above max_ratio (max wins) */
-	{ 46, 8, 40, 20 },
+	{ 0, 46, 8, 40, 20 },
 	/* lowest above max_ratio */
-	{ 100, 50, 1, 30 },
+	{ 0, 100, 50, 1, 30 },
 	/* floors above cap, max_ratio above cap: MAX forced up to MIN */
-	{ 20, 8, 40, 255 }, { 20, 30, 1, 25 },
+	{ 0, 20, 8, 40, 255 }, { 0, 20, 30, 1, 25 },
 	/* everything equal */
-	{ 37, 37, 37, 37 },
+	{ 0, 37, 37, 37, 37 },
 	/* zeros where a caller could pass them */
-	{ 46, 0, 0, 46 }, { 255, 255, 255, 255 },
+	{ 0, 46, 0, 0, 46 }, { 0, 255, 255, 255, 255 },
 };
 #define NGRID (int)(sizeof(grid) / sizeof(grid[0]))
+
+/*
+ * The references tried with a cap: cap itself (the v1 mapping), cap - 9 and
+ * cap + 9 (46 vs 37: turbo turned off with the reference of turbo on, and the
+ * converse), the extremes 1 and 255; out-of-range and repeated values are
+ * dropped.  Returns the count; refs[0] is cap.
+ */
+static int refs(int cap, int *out)
+{
+	int cand[] = { cap, cap - 9, cap + 9, 1, 255 };
+	int n = 0, i, j;
+
+	for (i = 0; i < 5; i++) {
+		if (cand[i] < 1 || cand[i] > 255)
+			continue;
+		for (j = 0; j < n && out[j] != cand[i]; j++)
+			;
+		if (j == n)
+			out[n++] = cand[i];
+	}
+	return n;
+}
+
+/*
+ * Capacities over which ref != cap is swept in S1/S2: the mapping itself is
+ * exhaustive over every (capacity, ref) in E1, so a spread of capacities is
+ * enough for the orderings; every capacity 1..32, every 11th, 446, 512 and
+ * 1020..1024.
+ */
+static int sparse_capacity(unsigned long c)
+{
+	return c <= 32 || c % 11 == 0 || c == 446 || c == 512 || c >= 1020;
+}
 
 static void check_scale(void)
 {
 	unsigned long capacity, p;
-	int cap;
+	int ref;
 
-	/* E1: every capacity 1..1024, perf 0..2048, cap 0..255 */
+	/* E1: every capacity 1..1024, perf 0..2048, ref 0..255 */
 	for (capacity = 1; capacity <= 1024; capacity++)
-		for (cap = 0; cap <= 255; cap++) {
+		for (ref = 0; ref <= 255; ref++) {
 			int prev = 0;
 
 			for (p = 0; p <= 2048; p++) {
-				int v = hwp_perf_scale(p, capacity, cap);
+				int v = hwp_perf_scale(p, capacity, ref);
 
 				n_scale++;
-				if (v != ref_map(p, capacity, cap) || v < prev ||
+				if (v != ref_map(p, capacity, ref) || v < prev ||
 				    (p < capacity && p &&
-				     ((unsigned long)cap * p > (unsigned long)v * capacity ||
-				      (v > 0 && (unsigned long)(v - 1) * capacity >= (unsigned long)cap * p))))
-					FAIL("E1 scale(%lu, %lu, %d) = %d", p, capacity, cap, v);
+				     ((unsigned long)ref * p > (unsigned long)v * capacity ||
+				      (v > 0 && (unsigned long)(v - 1) * capacity >= (unsigned long)ref * p))))
+					FAIL("E1 scale(%lu, %lu, %d) = %d", p, capacity, ref, v);
 				prev = v;
 			}
 		}
-	/* capacity 0 maps everything to cap; the documented upper bound */
-	for (cap = 0; cap <= 255; cap++) {
+	/* capacity 0 maps everything to ref; the documented upper bound */
+	for (ref = 0; ref <= 255; ref++) {
 		unsigned long big = ULONG_MAX / 256;
 		unsigned long ps[] = { 0, 1, 1024, big - 1, big, ULONG_MAX };
 		unsigned int i;
 
 		for (i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
 			n_scale += 2;
-			if (hwp_perf_scale(ps[i], 0, cap) != cap)
-				FAIL("E1 capacity 0: scale(%lu) != cap %d", ps[i], cap);
-			if (hwp_perf_scale(ps[i], big, cap) != ref_map(ps[i], big, cap))
-				FAIL("E1 capacity ULONG_MAX/256: scale(%lu, cap %d)", ps[i], cap);
+			if (hwp_perf_scale(ps[i], 0, ref) != ref)
+				FAIL("E1 capacity 0: scale(%lu) != ref %d", ps[i], ref);
+			if (hwp_perf_scale(ps[i], big, ref) != ref_map(ps[i], big, ref))
+				FAIL("E1 capacity ULONG_MAX/256: scale(%lu, ref %d)", ps[i], ref);
 		}
+	}
+}
+
+/* target_perf 0..tmax through one limit set, P6 along it */
+static inline __attribute__((always_inline)) void
+sweep_target(const struct lim5 *q, unsigned long mp, unsigned long tmax,
+			 unsigned long capacity, const char *what)
+{
+	unsigned long tp;
+	int prev = -1;
+
+	for (tp = 0; tp <= tmax; tp++) {
+		struct hwp_perf_levels l = one(q, mp, tp, capacity);
+
+		if (l.desired < prev)
+			FAIL("P6 %s: desired falls at target %lu capacity %lu ref %d cap %d",
+			     what, tp, capacity, q->ref, q->cap);
+		prev = l.desired;
+	}
+}
+
+/* min_perf 0..mmax through one limit set, P6 on MIN and MAX along it */
+static inline __attribute__((always_inline)) void
+sweep_min(const struct lim5 *q, unsigned long tp, unsigned long mmax,
+		      unsigned long capacity, const char *what)
+{
+	unsigned long mp;
+	int pmin = -1, pmax = -1;
+
+	for (mp = 0; mp <= mmax; mp++) {
+		struct hwp_perf_levels l = one(q, mp, tp, capacity);
+
+		if (l.min < pmin || l.max < pmax)
+			FAIL("P6 %s: min/max fall at min_perf %lu capacity %lu ref %d cap %d",
+			     what, mp, capacity, q->ref, q->cap);
+		pmin = l.min;
+		pmax = l.max;
 	}
 }
 
 static void check_select(void)
 {
-	unsigned long capacity, tp, mp;
-	int g, k;
+	unsigned long capacity;
+	int g, k, i, nref, rv[5];
 
-	/* S1: every (capacity, target_perf), min_perf from a grid, P6 on target */
+	/*
+	 * S1: every (capacity, target_perf), min_perf from a grid, P6 on
+	 * target; ref == cap on every capacity, the other refs() on the
+	 * sparse capacities.
+	 */
 	for (capacity = 1; capacity <= 1024; capacity++) {
 		unsigned long mps[] = { 0, 1, capacity / 4, capacity / 2, capacity - 1,
 					capacity, capacity + 1, 2048 };
 
-		for (g = 0; g < NGRID; g++)
-			for (k = 0; k < 8; k++) {
-				int prev = -1;
+		for (g = 0; g < NGRID; g++) {
+			nref = sparse_capacity(capacity) ? refs(grid[g].cap, rv) : 1;
+			for (i = 0; i < nref; i++) {
+				struct lim5 q = grid[g];
 
-				for (tp = 0; tp <= 2048; tp++) {
-					struct hwp_perf_levels l = one(&grid[g], mps[k], tp, capacity);
-
-					if (l.desired < prev)
-						FAIL("P6 desired falls at target %lu capacity %lu", tp, capacity);
-					prev = l.desired;
-				}
+				q.ref = i ? rv[i] : q.cap;
+				for (k = 0; k < 8; k++)
+					sweep_target(&q, mps[k], 2048, capacity, "S1");
 			}
+		}
 	}
 	/* S2: every (capacity, min_perf), target_perf from a grid, P6 on min */
 	for (capacity = 1; capacity <= 1024; capacity++) {
 		unsigned long tps[] = { 0, 1, capacity / 3, capacity - 1, capacity,
 					capacity + 1, 2048 };
 
-		for (g = 0; g < NGRID; g++)
-			for (k = 0; k < 7; k++) {
-				int pmin = -1, pmax = -1;
+		for (g = 0; g < NGRID; g++) {
+			nref = sparse_capacity(capacity) ? refs(grid[g].cap, rv) : 1;
+			for (i = 0; i < nref; i++) {
+				struct lim5 q = grid[g];
 
-				for (mp = 0; mp <= 2048; mp++) {
-					struct hwp_perf_levels l = one(&grid[g], mp, tps[k], capacity);
-
-					if (l.min < pmin || l.max < pmax)
-						FAIL("P6 min/max fall at min_perf %lu capacity %lu", mp, capacity);
-					pmin = l.min;
-					pmax = l.max;
-				}
+				q.ref = i ? rv[i] : q.cap;
+				for (k = 0; k < 7; k++)
+					sweep_min(&q, tps[k], 2048, capacity, "S2");
 			}
+		}
 	}
 	/*
-	 * S3: every cap 1..255 with lowest, min_ratio and max_ratio over a
-	 * 1..255 grid; capacity = cap makes every level 0..cap reachable as
-	 * map(perf) = perf, so every (T, M) level pair on a grid is covered.
+	 * S3: every cap 1..255 with ref == cap and lowest, min_ratio and
+	 * max_ratio over a 1..255 grid; capacity = ref makes every level
+	 * 0..ref reachable as map(perf) = perf, so every (T, M) level pair
+	 * on a grid is covered.
 	 */
 	{
 		static const int r[] = { 1, 2, 7, 8, 24, 37, 46, 64, 100, 128, 200, 254, 255 };
@@ -209,21 +303,77 @@ static void check_select(void)
 			for (a = 0; a < nr; a++)
 				for (b = 0; b < nr; b++)
 					for (c = 0; c < nr; c++) {
-						struct lim4 q = { cap, r[a], r[b], r[c] };
+						struct lim5 q = { cap, cap, r[a], r[b], r[c] };
 						unsigned long ms[] = { 0, 1, cap / 2, cap - 1, cap, cap + 1 };
 
-						for (k = 0; k < 6; k++) {
-							int prev = -1;
-
-							for (tp = 0; tp <= (unsigned long)cap + 1; tp++) {
-								struct hwp_perf_levels l = one(&q, ms[k], tp, cap);
-
-								if (l.desired < prev)
-									FAIL("P6 S3");
-								prev = l.desired;
-							}
-						}
+						for (k = 0; k < 6; k++)
+							sweep_target(&q, ms[k], cap + 1, cap, "S3");
 					}
+	}
+	/*
+	 * S4: every cap 1..255 with every ref from refs() other than cap;
+	 * lowest, min_ratio and max_ratio each over the values that order
+	 * them against ref and cap (1, lo - 1, lo, lo + 1, between, hi - 1,
+	 * hi, hi + 1, 255 with lo, hi = min, max of ref and cap); capacity =
+	 * ref as in S3, so T and M take every level 0..ref.
+	 */
+	{
+		int cap, a, b, c;
+
+		for (cap = 1; cap <= 255; cap++) {
+			nref = refs(cap, rv);
+			for (i = 1; i < nref; i++) {
+				int ref = rv[i], lo = imin(ref, cap), hi = imax(ref, cap);
+				int cand[] = { 1, lo - 1, lo, lo + 1, (lo + hi) / 2,
+					       hi - 1, hi, hi + 1, 255 };
+				int r[9], nr = 0, j, m;
+
+				for (j = 0; j < 9; j++) {
+					if (cand[j] < 1 || cand[j] > 255)
+						continue;
+					for (m = 0; m < nr && r[m] != cand[j]; m++)
+						;
+					if (m == nr)
+						r[nr++] = cand[j];
+				}
+				for (a = 0; a < nr; a++)
+					for (b = 0; b < nr; b++)
+						for (c = 0; c < nr; c++) {
+							struct lim5 q = { ref, cap, r[a], r[b], r[c] };
+							unsigned long ms[] = { 0, 1, ref / 2, ref - 1, ref, ref + 1 };
+
+							for (k = 0; k < 6; k++)
+								sweep_target(&q, ms[k], ref + 1, ref, "S4");
+						}
+			}
+		}
+	}
+	/*
+	 * S5: every (ref, cap) in 1..255 x 1..255 on four policies (open;
+	 * typical lowest 8 with max_ratio 46; max_ratio between ref and cap;
+	 * floors between ref and cap), capacity = ref, every target level
+	 * against three min_perf values, and every min level (P6 on MIN/MAX).
+	 */
+	{
+		int ref, cap, p;
+
+		for (ref = 1; ref <= 255; ref++)
+			for (cap = 1; cap <= 255; cap++) {
+				int mid = (ref + cap) / 2;
+				struct lim5 qs[4] = {
+					{ ref, cap, 1, 1, 255 },
+					{ ref, cap, 8, 8, 46 },
+					{ ref, cap, 1, 1, mid },
+					{ ref, cap, 1, mid, 255 },
+				};
+
+				for (p = 0; p < 4; p++) {
+					sweep_target(&qs[p], 0, ref + 1, ref, "S5");
+					sweep_target(&qs[p], ref / 2, ref + 1, ref, "S5");
+					sweep_target(&qs[p], ref, ref + 1, ref, "S5");
+					sweep_min(&qs[p], ref, ref + 1, ref, "S5");
+				}
+			}
 	}
 }
 

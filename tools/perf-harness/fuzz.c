@@ -5,11 +5,14 @@
  *
  * Input (little endian, zero-padded if short):
  *   u64 capacity, u64 min_perf, u64 target_perf, u64 old request,
- *   u8 cap, u8 lowest, u8 min_ratio, u8 max_ratio, u8 mode.
+ *   u8 cap, u8 lowest, u8 min_ratio, u8 max_ratio, u8 mode, u8 ref
+ * (ref last, so that the other fields keep the offsets they had before ref
+ * existed; a shorter input gets ref 0, and the seeds in corpus/ carry it).
  * mode bit 0 folds capacity into 0..2048 and the hints into 0..4096 (the
  * scheduler's range); otherwise capacity is folded into the documented
  * precondition 0..ULONG_MAX/256 and the hints take any unsigned long.
- * The invariants are those of check.c (E1, E2, P1-P6, R1).
+ * The invariants are those of check.c (E1, E2, P1-P7, R1): the hints are
+ * mapped with ref, MAX is bounded by cap.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -22,11 +25,11 @@
 #include <linux/types.h>
 #include "intel_pstate_perf.h"
 
-static int ref_map(unsigned long p, unsigned long capacity, int cap)
+static int ref_map(unsigned long p, unsigned long capacity, int ref)
 {
 	if (p >= capacity)
-		return cap;
-	return (int)(((unsigned __int128)cap * p + capacity - 1) / capacity);
+		return ref;
+	return (int)(((unsigned __int128)ref * p + capacity - 1) / capacity);
 }
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "invariant failed: %s\n", #c); abort(); } } while (0)
@@ -35,35 +38,38 @@ static struct hwp_perf_levels sel(const struct hwp_perf_limits *lim, unsigned lo
 				  unsigned long tp, unsigned long capacity)
 {
 	struct hwp_perf_levels l = hwp_perf_select(lim, mp, tp, capacity);
-	int M = ref_map(mp, capacity, lim->cap), T = ref_map(tp, capacity, lim->cap);
+	int M = ref_map(mp, capacity, lim->ref), T = ref_map(tp, capacity, lim->ref);
 	int F = max3(M, lim->lowest, lim->min_ratio);
 	int rmin = min(F, lim->max_ratio);
 	int capmax = min(lim->cap, lim->max_ratio);
 	int rmax = max(capmax, rmin);
 
 	/* E1 */
-	CHECK(hwp_perf_scale(tp, capacity, lim->cap) == T);
-	CHECK(hwp_perf_scale(mp, capacity, lim->cap) == M);
+	CHECK(hwp_perf_scale(tp, capacity, lim->ref) == T);
+	CHECK(hwp_perf_scale(mp, capacity, lim->ref) == M);
 	/* E2 */
 	CHECK(l.min == rmin && l.max == rmax && l.desired == clamp(T, rmin, rmax));
 	/* P1, P2 */
 	CHECK(l.min <= l.desired && l.desired <= l.max);
 	CHECK(l.min <= lim->max_ratio && l.desired <= lim->max_ratio && l.max <= lim->max_ratio);
-	/* P3 */
-	CHECK(l.max <= capmax || (l.max == l.min && max(lim->lowest, lim->min_ratio) > lim->cap &&
-				  lim->max_ratio > lim->cap));
+	/* P3: a floor forces MAX above cap (M only if ref > cap, as M <= ref) */
+	CHECK(l.max <= capmax || (l.max == l.min && F > lim->cap && lim->max_ratio > lim->cap &&
+				  (M <= lim->cap || lim->ref > lim->cap)));
 	/* P4 */
 	CHECK(l.min >= min(M, lim->max_ratio) && l.min >= min(lim->lowest, lim->max_ratio) &&
 	      l.min >= min(lim->min_ratio, lim->max_ratio));
 	CHECK(l.min >= F || l.min == lim->max_ratio);
 	/* P5 */
 	CHECK(!(l.min <= T && T <= l.max) || l.desired == T);
+	/* P7: full demand gets MAX if ref reaches it, else max(ref, MIN) */
+	CHECK(tp < capacity ||
+	      l.desired == (lim->ref >= capmax ? l.max : max(lim->ref, l.min)));
 	return l;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint8_t buf[37] = { 0 };
+	uint8_t buf[38] = { 0 };
 	u64 capacity, mp, tp, req, v;
 	struct hwp_perf_limits lim;
 	struct hwp_perf_levels l, l2;
@@ -77,6 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lim.lowest = buf[33];
 	lim.min_ratio = buf[34];
 	lim.max_ratio = buf[35];
+	lim.ref = buf[37];
 
 	if (buf[36] & 1) {
 		capacity %= 2049;

@@ -12,7 +12,8 @@
  *
  * What is re-expressed here, because it is static in intel_pstate.c (which
  * cannot be built in user space): intel_cpufreq_adjust_perf() with
- * intel_cpufreq_perf_request()/intel_cpufreq_hwp_limits() (series),
+ * intel_cpufreq_perf_request()/intel_cpufreq_hwp_limits() and the
+ * invariance reference of intel_pstate_perf_ref() (series),
  * intel_cpufreq_fast_switch(), update_turbo_state(),
  * intel_cpufreq_update_pstate(), intel_pstate_prepare_request() and
  * intel_cpufreq_adjust_hwp() (base 5.10), cpufreq_driver_resolve_freq()
@@ -55,6 +56,21 @@ unsigned long h6_div_count;
 
 #define H6_PATH __attribute__((noinline, noipa, used))
 
+/*
+ * intel_pstate_perf_ref() of the series, cached by intel_pstate_get_hwp_max()
+ * with the capabilities: round(max_pstate_physical * arch_get_max_freq_ratio()
+ * / 1024), clamped to 1..255.  The model's base level (max_pstate_physical) is
+ * the guaranteed one.
+ */
+static int h6_perf_ref(int max_pstate_physical, unsigned long max_freq_ratio)
+{
+	u64 ref = (u64)max_pstate_physical * max_freq_ratio;
+
+	ref = (ref + SCHED_CAPACITY_SCALE / 2) / SCHED_CAPACITY_SCALE;
+
+	return clamp_t(u64, ref, 1, HWP_HIGHEST_PERF(~0ULL));
+}
+
 void h6_model_init(int lowest, int guaranteed, int highest)
 {
 	struct h6_cpu *cpu = &h6_cpu;
@@ -68,6 +84,15 @@ void h6_model_init(int lowest, int guaranteed, int highest)
 	cpu->max_perf_ratio = highest;
 	cpu->hwp_cap_cached = (u64)highest | (u64)guaranteed << 8 |
 			      (u64)lowest << 24 | (u64)lowest << 16;
+	/*
+	 * Turbo on, and the invariance reference ratio that of the highest
+	 * level, highest * 1024 / guaranteed (truncated, as the kernel
+	 * computes it): the reference rounds back to exactly the highest level
+	 * (for any guaranteed level below 512), so ref == cap and the levels
+	 * are those of the series before the reference existed.
+	 */
+	cpu->hwp_perf_ref = h6_perf_ref(guaranteed,
+					(unsigned long)highest * SCHED_CAPACITY_SCALE / guaranteed);
 	/* EPP 0x80 (balance_performance) and the rest as the driver leaves it */
 	cpu->hwp_req_cached = 0x80ULL << 24 | (u64)highest << 8 | lowest;
 	cpu->policy_min = lowest * cpu->scaling;
@@ -83,11 +108,12 @@ void h6_model_init(int lowest, int guaranteed, int highest)
 
 /* ---- (a) the series ---------------------------------------------------- */
 
-/* intel_cpufreq_hwp_limits() of the series */
+/* intel_cpufreq_hwp_limits() of the series: cached values only */
 static struct hwp_perf_limits h6_hwp_limits(struct h6_cpu *cpu)
 {
 	u64 hwp_cap = READ_ONCE(cpu->hwp_cap_cached);
 	struct hwp_perf_limits lim = {
+		.ref = READ_ONCE(cpu->hwp_perf_ref),
 		.lowest = cpu->min_pstate,
 		.min_ratio = cpu->min_perf_ratio,
 		.max_ratio = cpu->max_perf_ratio,

@@ -20,6 +20,7 @@ struct h6_cpu {
 	int min_perf_ratio;
 	int max_perf_ratio;
 	u64 hwp_cap_cached;	/* cached MSR_HWP_CAPABILITIES */
+	int hwp_perf_ref;	/* cached intel_pstate_perf_ref(), with the above */
 	u64 hwp_req_cached;	/* cached MSR_HWP_REQUEST */
 	/* cpufreq policy (kHz) */
 	unsigned int policy_min;
