@@ -1,7 +1,8 @@
 #!/bin/bash
 # Suite 55: the emulated HWP machine (Documentation/hwp-machine.md).
 # Builds the patched QEMU (tools/build-qemu.sh, reused when current), boots
-# the x86_64 test kernel on it with intel_pstate=passive and schedutil, -smp 2,
+# the HWP machine's kernel (tools/hwp-kernel.sh: the series, no test code)
+# on it with intel_pstate=passive and schedutil, -smp 2,
 # vCPU 1 an efficiency core (hwp-highest=30:24), runs
 # tools/qemu-hwp/smoke-guest.sh (idle, 3 s busy loop on cpu0, idle, then
 # turbo disabled with a short busy loop) and
@@ -42,8 +43,8 @@ case_qemu_builds() {
 }
 
 kernel_image() {
-	if ! img=$("$REPO/tools/test-kernel.sh"); then
-		fail test-kernel "tools/test-kernel.sh failed (see above)"
+	if ! img=$("$REPO/tools/hwp-kernel.sh"); then
+		fail hwp-kernel "tools/hwp-kernel.sh failed (see above)"
 		return 1
 	fi
 }

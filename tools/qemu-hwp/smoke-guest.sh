@@ -39,17 +39,10 @@ echo "HWP-MSR-CAP0=$(msr_read 0 0x771)"
 echo "HWP-MSR-CAP1=$(msr_read 1 0x771)"
 echo "HWP-MSR-REQ0=$(msr_read 0 0x774)"
 
-# The test kernel's cpufreq-perf-test KUnit suite cannot register its driver
-# next to intel_pstate, aborts and leaves x86 invariance off (its cases turn
-# the key off first). Its debugfs knob turns the key back on every N ms; the
-# kernel would turn it off again at the next tick (with its "went wobbly"
-# warning) if APERF/MPERF did not advance, so invariance staying on from
-# here on is the HWP machine's doing.
-knob=/sys/kernel/debug/cpufreq-perf-test/invariance
-if [ -w $knob ]; then
-	echo 1000 >$knob && echo "HWP-INVARIANCE-KNOB=1000" || echo "HWP-INVARIANCE-KNOB=failed"
-	sleep 1
-fi
+# The kernel is the HWP machine's (tools/hwp-kernel.sh): no KUnit suite and
+# no test driver, so nothing but the kernel itself can turn x86 invariance
+# off, and it does so (with its "went wobbly" warning) if APERF/MPERF do not
+# advance as they should.
 
 if [ "$(cat $d/cpu0/cpufreq/scaling_driver 2>/dev/null)" = intel_cpufreq ]; then
 	marker 1

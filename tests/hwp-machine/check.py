@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""Assertions of tests/56-hwp-driver.sh on the emulated HWP machine.
+
+    check.py [--levels HIGHEST0:HIGHEST1:GUARANTEED:LOWEST] CONSOLE_LOG RECORD
+
+Reads the guest's console (PHASE lines, KEY=value lines) and the host-side
+record of the machine (one event per line, see Documentation/hwp-machine.md),
+cuts the record into phases at the guest's markers, and prints one line per
+check: "PASS: hwp-driver <name>: <what was seen>" or "FAIL: ...". A phase
+runs from its marker to the next one; "in effect" is the last request written
+for a CPU at a given time, whichever phase wrote it. Every figure comes from
+the emulated machine: simulated, not measured on hardware.
+"""
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from hwp_record import MARK, parse_console, parse_record, phases  # noqa: E402
+
+
+def main():
+    args = sys.argv[1:]
+    levels = "30:24:18:8"
+    if "--levels" in args:
+        i = args.index("--levels")
+        levels = args[i + 1]
+        del args[i:i + 2]
+    if len(args) != 2:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    hi0, hi1, guar, lowest = (int(x) for x in levels.split(":"))
+    highest = {0: hi0, 1: hi1}
+    names, keys, dmesg = parse_console(args[0])
+    events = parse_record(args[1])
+    reqs, marks = phases(events)
+    mark_t = {}
+    for e in events:
+        if e["ev"] == "gp" and e.get("op") == "rdmsr" and int(e["msr"], 16) & 0xFFFF0000 == MARK:
+            mark_t.setdefault(int(e["msr"], 16) & 0xFFFF, int(e["t"]))
+    t_last = int(events[-1]["t"]) if events else 0
+    num = {name: n for n, name in names.items()}
+    results = []
+
+    def check(name, ok, seen):
+        results.append((name, bool(ok), seen))
+
+    def span(phase):
+        n = num.get(phase)
+        if n is None or n not in mark_t:
+            return None
+        later = [t for m, t in mark_t.items() if m > n]
+        return mark_t[n], min(later) if later else t_last
+
+    def writes(cpu, t0, t1):
+        return [r for r in reqs if r["cpu"] == cpu and t0 <= r["t"] < t1]
+
+    def in_effect(cpu, t):
+        rs = [r for r in reqs if r["cpu"] == cpu and r["t"] <= t]
+        return rs[-1] if rs else None
+
+    def fmt(rs, k=6):
+        s = " ".join("%d/%d/%d" % (r["min"], r["max"], r["des"]) for r in rs[-k:])
+        return "%d writes, last MIN/MAX/DESIRED %s" % (len(rs), s or "none")
+
+    def phase_writes(phase, cpu):
+        sp = span(phase)
+        return writes(cpu, *sp) if sp else []
+
+    def end_state(phase, cpu):
+        sp = span(phase)
+        return in_effect(cpu, sp[1] - 1) if sp else None
+
+    def late_min(phase, cpu):
+        """Lowest DESIRED in effect over the second half of the phase."""
+        sp = span(phase)
+        if not sp:
+            return None
+        mid = (sp[0] + sp[1]) // 2
+        rs = [r for r in (in_effect(cpu, mid),) if r] + writes(cpu, mid, sp[1])
+        return min(r["des"] for r in rs) if rs else None
+
+    def seen(phase, cpu):
+        e = end_state(phase, cpu)
+        return "%s; in effect at the end %s" % (
+            fmt(phase_writes(phase, cpu)),
+            "%d/%d/%d" % (e["min"], e["max"], e["des"]) if e else "none")
+
+    # ---- the machine and the driver -----------------------------------
+    check("guest: intel_cpufreq in passive mode with HWP, schedutil",
+          keys.get("DRIVER") == "intel_cpufreq" and keys.get("STATUS") == "passive"
+          and keys.get("HWP", "0") != "0" and keys.get("GOVERNOR0") == "schedutil"
+          and keys.get("GOVERNOR1") == "schedutil",
+          "driver %s, status %s, 'HWP enabled' lines %s, governors %s/%s" % (
+              keys.get("DRIVER"), keys.get("STATUS"), keys.get("HWP"),
+              keys.get("GOVERNOR0"), keys.get("GOVERNOR1")))
+    missing = [p for n, p in names.items() if n not in marks]
+    check("record: every phase marker reached the host", names and not missing,
+          "%d phases, missing in the record: %s" % (len(names), missing or "none"))
+    check("invariance stays on (no 'went wobbly')", keys.get("WOBBLY") == "0",
+          "WOBBLY=%s" % keys.get("WOBBLY"))
+    bad = [r for r in reqs if r["des"] and not (r["min"] <= r["des"] <= r["max"])]
+    check("every write with DESIRED: MIN <= DESIRED <= MAX", reqs and not bad,
+          "%d writes, %d violate it%s" % (len(reqs), len(bad), (": " + fmt(bad, 3)) if bad else ""))
+    # the perf hook: under schedutil with load every write carries DESIRED,
+    # with MIN below it (the frequency path writes DESIRED 0 and MIN = target)
+    su = phase_writes("spin-cpu0", 0) + phase_writes("spin-cpu1", 1)
+    check("schedutil's perf hook in use: DESIRED on every write under load",
+          su and all(r["des"] for r in su) and any(r["min"] < r["des"] for r in su),
+          "%d writes under load, %d with DESIRED 0, %d with MIN < DESIRED" % (
+              len(su), sum(1 for r in su if not r["des"]), sum(1 for r in su if r["min"] < r["des"])))
+
+    # ---- load, idle, periodic -----------------------------------------
+    for ph, cpu in (("spin-cpu0", 0), ("spin-cpu1", 1)):
+        e = end_state(ph, cpu)
+        check("full load on CPU %d: DESIRED rises to its highest level %d" % (cpu, highest[cpu]),
+              e and e["des"] == highest[cpu] and e["max"] == highest[cpu], seen(ph, cpu))
+    load = end_state("spin-cpu1", 1)
+    idle = end_state("idle", 1)
+    reg = keys.get("IDLE-DESIRED1", "?")
+    check("idle: DESIRED falls",
+          load and idle and idle["des"] < load["des"] and reg.isdigit() and int(reg) < load["des"],
+          "after full load %s, after 3 s idle %s (the guest reads %s); %s" % (
+              load and load["des"], idle and idle["des"], reg, fmt(phase_writes("idle", 1))))
+    sp = span("periodic-30")
+    if sp:
+        mid = (sp[0] + sp[1]) // 2
+        late = [r for r in (in_effect(1, mid),) if r] + writes(1, mid, sp[1])
+    else:
+        late = []
+    med = statistics.median(r["des"] for r in late) if late else None
+    check("periodic load (30% duty): DESIRED well below MAX",
+          late and med <= 0.75 * highest[1] and max(r["des"] for r in late) < highest[1],
+          "second half: median DESIRED %s, highest %s, MAX %s; %s" % (
+              med, max((r["des"] for r in late), default=None), highest[1],
+              fmt(phase_writes("periodic-30", 1))))
+    for ph, cpu in (("busy99-turbo-cpu0", 0), ("busy99-turbo-cpu1", 1)):
+        e, lm = end_state(ph, cpu), late_min(ph, cpu)
+        check("99%%-busy thread, turbo, CPU %d: DESIRED reaches and holds %d" % (cpu, highest[cpu]),
+              e and e["des"] == highest[cpu] and lm is not None and lm >= highest[cpu] - 3,
+              "lowest in effect over the second half %s; %s" % (lm, seen(ph, cpu)))
+
+    # ---- scaling_max_freq -----------------------------------------------
+    rs = phase_writes("max-freq-low", 1)
+    e = end_state("max-freq-low", 1)
+    check("scaling_max_freq 2.0 GHz under load: MIN, DESIRED, MAX <= 20",
+          rs and all(r["min"] <= 20 and r["des"] <= 20 and r["max"] <= 20 for r in rs)
+          and e and e["des"] == 20 and e["max"] == 20,
+          "sysfs reads %s; %s" % (keys.get("MAXFREQ-LOW"), seen("max-freq-low", 1)))
+    e = end_state("max-freq-restored", 1)
+    check("scaling_max_freq restored: back up to %d" % highest[1],
+          e and e["des"] == highest[1] and e["max"] == highest[1], seen("max-freq-restored", 1))
+
+    # ---- no_turbo --------------------------------------------------------
+    for ph, cpu, what in (("noturbo-spin-cpu0", 0, "pure spin"),
+                          ("noturbo-busy99-cpu0", 0, "99%-busy thread"),
+                          ("noturbo-busy99-cpu1", 1, "99%-busy thread, efficiency core")):
+        e, lm = end_state(ph, cpu), late_min(ph, cpu)
+        check("no_turbo, %s, CPU %d: settles at the guaranteed level %d, no decay" % (what, cpu, guar),
+              keys.get("NO-TURBO") == "1" and e and e["des"] == guar and e["max"] == guar
+              and lm is not None and lm >= guar - 1,
+              "lowest in effect over the second half %s; %s" % (lm, seen(ph, cpu)))
+    e = end_state("turbo-back-busy99-cpu1", 1)
+    check("turbo back on: the efficiency core returns to %d" % highest[1],
+          e and e["des"] == highest[1], seen("turbo-back-busy99-cpu1", 1))
+
+    # ---- governors -------------------------------------------------------
+    e = end_state("gov-performance", 1)
+    check("performance governor: frequency path (DESIRED 0, MIN = MAX = %d)" % highest[1],
+          e and e["des"] == 0 and e["min"] == highest[1], seen("gov-performance", 1))
+    e = end_state("gov-powersave", 1)
+    check("powersave governor: frequency path (DESIRED 0, MIN = %d)" % lowest,
+          e and e["des"] == 0 and e["min"] == lowest, seen("gov-powersave", 1))
+    rs, e = phase_writes("gov-schedutil", 1), end_state("gov-schedutil", 1)
+    check("back to schedutil under load: hints again (DESIRED %d)" % highest[1],
+          rs and all(r["des"] for r in rs) and e and e["des"] == highest[1], seen("gov-schedutil", 1))
+
+    # ---- hotplug, suspend, mode switch -----------------------------------
+    e = end_state("offline", 1)
+    check("CPU 1 offline: DESIRED 0 written for it, no hint after",
+          keys.get("OFFLINE1") == "0" and e and e["des"] == 0, seen("offline", 1))
+    e = end_state("online", 1)
+    check("CPU 1 online: steering resumes (DESIRED %d under load)" % highest[1],
+          e and e["des"] == highest[1], seen("online", 1))
+    rs = phase_writes("suspend", 1)
+    cleared = [i for i, r in enumerate(rs) if r["des"] == 0]
+    gap = None
+    if cleared:
+        nxt = [r for r in rs[cleared[0]:] if r["des"]] + phase_writes("resumed", 1)
+        nxt = [r for r in nxt if r["des"]]
+        gap = (nxt[0]["t"] - rs[cleared[0]]["t"]) / 1e9 if nxt else None
+    check("suspend to idle: DESIRED cleared while suspended (pm_test delay, 5 s)",
+          keys.get("SUSPEND-RC") == "0" and cleared and gap is not None and gap >= 4,
+          "echo freeze: status %s; DESIRED 0 for %s s before the next hint; %s" % (
+              keys.get("SUSPEND-RC"), "%.1f" % gap if gap is not None else "?", fmt(rs)))
+    e = end_state("resumed", 1)
+    check("resume: steering again (DESIRED %d under load)" % highest[1],
+          e and e["des"] == highest[1], seen("resumed", 1))
+    rs, e = phase_writes("active", 1), end_state("active", 1)
+    check("passive -> active under load: no hint left (DESIRED 0, none set)",
+          rs and e and e["des"] == 0 and not any(r["des"] for r in rs if r["t"] >= rs[0]["t"]
+                                                  and rs.index(r) >= [x["des"] for x in rs].index(0)),
+          "%s; status and driver: %s" % (seen("active", 1), keys.get("STATUS-ACTIVE")))
+    e = end_state("passive-again", 1)
+    check("active -> passive under load: hints again",
+          e and e["des"] == highest[1] and
+          (keys.get("STATUS-PASSIVE") or "").split()[:3] == ["passive", "intel_cpufreq", "schedutil"],
+          "%s; status, driver, governor: %s" % (seen("passive-again", 1), keys.get("STATUS-PASSIVE")))
+
+    # ---- the kselftest ----------------------------------------------------
+    check("kselftest cpufreq_hwp passes on the real driver (no skip)",
+          keys.get("KSELFTEST-RC") == "0", "exit status %s" % keys.get("KSELFTEST-RC"))
+    check("no warning in the guest's kernel log", not dmesg, "; ".join(dmesg[:3]) or "none")
+
+    for name, ok, what in results:
+        print("%s: hwp-driver %s: %s (simulated)" % ("PASS" if ok else "FAIL", name, what))
+
+
+if __name__ == "__main__":
+    main()

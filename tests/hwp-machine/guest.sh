@@ -1,0 +1,120 @@
+# Guest script of tests/56-hwp-driver.sh, run by the initramfs's /init on the
+# emulated HWP machine (-smp 2; vCPU 1 an efficiency core with highest 24).
+# Each phase starts with `hwpload mark N`, which leaves "ev=gp ... msr=0x4f4d00NN"
+# in the host record, so that the host can cut the record into phases, and
+# prints "PHASE N name" on the console. A phase starts before the change it
+# is named after, so that every write the change causes falls into it.
+# Guest-side observations are printed as KEY=value lines. The host
+# (tests/hwp-machine/check.py) asserts.
+set -u
+c=/sys/devices/system/cpu
+p1=$c/cpu1/cpufreq
+n=0
+phase() {
+	n=$((n + 1))
+	hwpload mark $n || echo "GUEST-ERROR=mark $n failed"
+	echo "PHASE $n $1"
+}
+# a phase that lasts as long as its load: NAME, then the load's command
+load_phase() {
+	name=$1
+	shift
+	phase "$name"
+	"$@"
+	phase "$name-done"
+}
+say() { echo "$1=$2"; }
+desired() { # CPU -> DESIRED field as seen by the guest
+	v=$(hwpload rdmsr "$1" 0x774) || { echo "?"; return; }
+	echo $(((v >> 16) & 255))
+}
+
+say DRIVER "$(cat $c/cpu0/cpufreq/scaling_driver 2>/dev/null || echo none)"
+say STATUS "$(cat $c/intel_pstate/status 2>/dev/null || echo absent)"
+say GOVERNOR0 "$(cat $c/cpu0/cpufreq/scaling_governor 2>/dev/null)"
+say GOVERNOR1 "$(cat $p1/scaling_governor 2>/dev/null)"
+say HWP "$(dmesg | grep -c 'intel_pstate: HWP enabled')"
+
+phase idle-start; sleep 2
+load_phase spin-cpu0 hwpload spin 0 5
+load_phase spin-cpu1 hwpload spin 1 5
+phase idle; sleep 3
+say IDLE-DESIRED1 "$(desired 1)"
+load_phase periodic-30 hwpload duty 1 3000 7000 6
+load_phase busy99-turbo-cpu0 hwpload duty 0 10000 100 6
+load_phase busy99-turbo-cpu1 hwpload duty 1 10000 100 6
+
+# scaling_max_freq lowered to 2.0 GHz (level 20) under full load, then back
+old=$(cat $p1/scaling_max_freq)
+hwpload spin 1 60 &
+load=$!
+phase ramp; sleep 5
+phase max-freq-low; echo 2000000 > $p1/scaling_max_freq; sleep 4
+say MAXFREQ-LOW "$(cat $p1/scaling_max_freq)"
+phase max-freq-restored; echo "$old" > $p1/scaling_max_freq; sleep 5
+phase max-freq-done; kill $load; wait $load 2>/dev/null
+
+# no_turbo: the guaranteed level (18) on both vCPUs, under a pure spin and
+# under a 99%-busy thread (10 ms of work, 100 us of sleep)
+phase noturbo-spin-cpu0
+echo 1 > $c/intel_pstate/no_turbo
+say NO-TURBO "$(cat $c/intel_pstate/no_turbo)"
+hwpload spin 0 5
+phase noturbo-spin-cpu0-done
+load_phase noturbo-busy99-cpu0 hwpload duty 0 10000 100 10
+load_phase noturbo-busy99-cpu1 hwpload duty 1 10000 100 10
+phase turbo-back-busy99-cpu1
+echo 0 > $c/intel_pstate/no_turbo
+hwpload duty 1 10000 100 6
+phase turbo-back-busy99-cpu1-done
+
+# governor switches under load
+hwpload spin 1 60 &
+load=$!
+phase gov-ramp; sleep 1
+phase gov-performance; echo performance > $p1/scaling_governor; sleep 3
+phase gov-powersave; echo powersave > $p1/scaling_governor; sleep 3
+phase gov-schedutil; echo schedutil > $p1/scaling_governor; sleep 6
+phase gov-done; kill $load; wait $load 2>/dev/null
+
+# CPU offline and online
+phase offline; echo 0 > $c/cpu1/online; sleep 2
+say OFFLINE1 "$(cat $c/cpu1/online)"
+phase online; echo 1 > $c/cpu1/online; hwpload spin 1 6
+phase online-done
+
+# suspend to idle, with the pm_test timer (devices: cpufreq is suspended for
+# the 5 s of the test delay, then resumed)
+hwpload spin 1 60 &
+load=$!
+sleep 3
+echo devices > /sys/power/pm_test
+phase suspend
+echo freeze > /sys/power/state
+say SUSPEND-RC $?
+phase resumed; sleep 5
+phase resumed-done
+echo none > /sys/power/pm_test
+kill $load 2>/dev/null; wait $load 2>/dev/null
+
+# passive -> active -> passive under load
+hwpload spin 1 60 &
+load=$!
+sleep 3
+phase active; echo active > $c/intel_pstate/status; sleep 3
+say STATUS-ACTIVE "$(cat $c/intel_pstate/status) $(cat $p1/scaling_driver)"
+phase passive-again; echo passive > $c/intel_pstate/status; sleep 6
+say STATUS-PASSIVE "$(cat $c/intel_pstate/status) $(cat $p1/scaling_driver) $(cat $p1/scaling_governor)"
+phase passive-again-done
+kill $load 2>/dev/null; wait $load 2>/dev/null
+
+# the series' HWP kselftest, on the real driver
+phase kselftest
+if [ -x /bin/hwp_request ]; then
+	hwp_request; say KSELFTEST-RC $?
+else
+	say KSELFTEST-RC missing
+fi
+phase end
+say WOBBLY "$(dmesg | grep -c 'frequency invariance went wobbly')"
+dmesg | grep -E 'unchecked MSR|WARNING:|BUG:|Call Trace' | sed 's/^/DMESG: /'

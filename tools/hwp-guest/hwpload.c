@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hwpload: loads and probes for the guests of the emulated HWP machine
+ * (tests/56-hwp-driver.sh, the main job). Built static, runs in a busybox
+ * initramfs.
+ *
+ *   hwpload spin CPU SECS                  pure spin pinned to CPU
+ *   hwpload duty CPU WORK_US SLEEP_US SECS spin WORK_US, sleep SLEEP_US, repeat
+ *   hwpload mark N                         leave marker N in the host record:
+ *                                          read MSR 0x4f4d0000 + N, which the
+ *                                          machine does not implement (#GP,
+ *                                          logged as ev=gp ... msr=0x4f4d00NN)
+ *   hwpload rdmsr CPU MSR                  print an MSR (hex) via /dev/cpu/N/msr
+ *
+ * Exit status: 0 on success, 1 on a failed system call, 2 on bad usage.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MARK_BASE 0x4f4d0000u
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: hwpload spin CPU SECS | duty CPU WORK_US SLEEP_US SECS |\n"
+		"       mark N | rdmsr CPU MSR\n");
+	exit(2);
+}
+
+static unsigned long num(const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end) {
+		fprintf(stderr, "hwpload: not a number: '%s'\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+static void pin(unsigned long cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "hwpload: cannot pin to CPU %lu: %s\n", cpu,
+			strerror(errno));
+		exit(1);
+	}
+}
+
+static void spin_until(uint64_t end)
+{
+	while (now_ns() < end)
+		;
+}
+
+static int msr_fd(unsigned long cpu)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/cpu/%lu/msr", cpu);
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		fprintf(stderr, "hwpload: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	return fd;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t end, v;
+	int fd;
+
+	if (argc < 2)
+		usage();
+	if (!strcmp(argv[1], "spin") && argc == 4) {
+		pin(num(argv[2]));
+		spin_until(now_ns() + num(argv[3]) * 1000000000ull);
+		return 0;
+	}
+	if (!strcmp(argv[1], "duty") && argc == 6) {
+		unsigned long work = num(argv[3]), sleep_us = num(argv[4]);
+		struct timespec ts = { sleep_us / 1000000, (sleep_us % 1000000) * 1000 };
+
+		pin(num(argv[2]));
+		end = now_ns() + num(argv[5]) * 1000000000ull;
+		while (now_ns() < end) {
+			spin_until(now_ns() + work * 1000ull);
+			if (sleep_us)
+				nanosleep(&ts, NULL);
+		}
+		return 0;
+	}
+	if (!strcmp(argv[1], "mark") && argc == 3) {
+		unsigned long n = num(argv[2]);
+
+		if (n > 0xffff)
+			usage();
+		fd = msr_fd(0);
+		if (pread(fd, &v, sizeof(v), MARK_BASE + n) == sizeof(v)) {
+			fprintf(stderr, "hwpload: MSR 0x%x reads: not the HWP machine?\n",
+				MARK_BASE + (unsigned int)n);
+			return 1;
+		}
+		close(fd);
+		return 0;
+	}
+	if (!strcmp(argv[1], "rdmsr") && argc == 4) {
+		fd = msr_fd(num(argv[2]));
+		if (pread(fd, &v, sizeof(v), num(argv[3])) != sizeof(v)) {
+			fprintf(stderr, "hwpload: rdmsr %s on CPU %s: %s\n", argv[3],
+				argv[2], strerror(errno));
+			return 1;
+		}
+		printf("0x%" PRIx64 "\n", v);
+		return 0;
+	}
+	usage();
+	return 2;
+}
