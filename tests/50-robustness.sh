@@ -12,7 +12,8 @@
 #    governor switching, CPU hotplug, limit writes racing with updates
 #    (including a maximum below the minimum) and driver re-registration,
 #    all under load; the upstream cpufreq selftests (main.sh -t basic,
-#    sptest1..4; sptest3 and sptest4 with fewer iterations, see below);
+#    sptest1..4; sptest2, sptest3 and sptest4 with fewer iterations, see
+#    below);
 #    bad input to every writable cpufreq attribute and schedutil tunable,
 #    with read-back.  After every scenario the guest checks the kernel log
 #    written since the previous check for splats, and the test driver's
@@ -22,8 +23,9 @@
 # Environment: REPO BUILD KSRC (tree with the series);
 #   ROBUST_ITER  scales the scenario loops (default 1); ROBUST_TIMEOUT (s);
 #   ROBUST_SELFTESTS  comma-separated main.sh -t tests (default all five);
-#   SPTEST3_LOOPS (default 100, upstream 1000) and SPTEST4_LOOPS (default
-#   500, upstream 5000), or SPTEST_FULL=1 for the upstream sizes;
+#   SPTEST2_LOOPS (default 25, upstream 101), SPTEST3_LOOPS (default 25,
+#   upstream 1000) and SPTEST4_LOOPS (default 100, upstream 5000), or
+#   SPTEST_FULL=1 for the upstream sizes;
 #   ROBUST_ONLY  comma-separated parts of guest.sh to run (setup always
 #   runs; for debugging: a run with it set is not a full check);
 #   ROBUST_ARGS  more guest arguments (tests/robustness/README).
@@ -57,25 +59,38 @@ fi
 # are bash scripts) with its libraries, plus a `sudo` that just runs its
 # arguments
 extra=("$REPO/tests/robustness/sudo:/usr/bin/sudo")
-# sptest3 and sptest4 at their full size take far longer under TCG with
-# KASAN and lockdep than CI allows (see the README): run them with fewer
-# iterations, unless SPTEST_FULL=1.  Only the loop counts change, in a copy.
-SPTEST3_LOOPS=${SPTEST3_LOOPS:-100}	# upstream: seq 1000 (x 8 instances, x 2 writers)
-SPTEST4_LOOPS=${SPTEST4_LOOPS:-500}	# upstream: seq 1 5000 (hotplug cycles, limit sweeps)
+# sptest2, sptest3 and sptest4 at their full size take far longer under TCG
+# with KASAN and lockdep than CI allows (see tests/robustness/README):
+# run them with fewer iterations, unless SPTEST_FULL=1.  Only the loop
+# counts change, in a copy.  What they look for is reported by lockdep and
+# KASAN the first time the path runs (sptest2 is "concurrent_lockdep"); the
+# counts keep every path running concurrently many times over:
+SPTEST2_LOOPS=${SPTEST2_LOOPS:-25}	# upstream: seq 0 100 (per policy, concurrently)
+SPTEST3_LOOPS=${SPTEST3_LOOPS:-25}	# upstream: seq 1000 (x 8 instances, x 2 writers: 400 writers)
+SPTEST4_LOOPS=${SPTEST4_LOOPS:-100}	# upstream: seq 1 5000 (hotplug cycles, limit sweeps)
 stdir=$out/selftests-cpufreq
 rm -rf "$stdir" && mkdir -p "$stdir"
 cp "$KSRC"/tools/testing/selftests/cpufreq/*.sh "$stdir"/
 if [ "${SPTEST_FULL:-0}" != 1 ]; then
 	sp=$stdir/special-tests.sh
+	n2=$(grep -c 'for i in `seq 0 100`' "$sp")
 	n3=$(grep -c 'for I in `seq 1000`' "$sp")
 	n4=$(grep -c 'for [ij] in `seq 1 5000`' "$sp")
-	if [ "$n3" != 1 ] || [ "$n4" != 2 ]; then
-		echo "FAIL: robustness.selftests: special-tests.sh does not have the loops this script scales (found $n3 and $n4)"
+	if [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 2 ]; then
+		echo "FAIL: robustness.selftests: special-tests.sh does not have the loops this script scales (found $n2, $n3 and $n4)"
 		exit 1
 	fi
-	sed -i -e "s/for I in \`seq 1000\`/for I in \`seq $SPTEST3_LOOPS\`/" \
+	sed -i -e "s/for i in \`seq 0 100\`/for i in \`seq 1 $SPTEST2_LOOPS\`/" \
+		-e "s/for I in \`seq 1000\`/for I in \`seq $SPTEST3_LOOPS\`/" \
 		-e "s/for \([ij]\) in \`seq 1 5000\`/for \1 in \`seq 1 $SPTEST4_LOOPS\`/" "$sp"
-	echo "INFO: selftests: sptest3 runs seq $SPTEST3_LOOPS instead of seq 1000, sptest4 seq 1 $SPTEST4_LOOPS instead of seq 1 5000 (SPTEST_FULL=1 for the full size)"
+	for n in 2 3 4; do
+		case $n in 2) pat="seq 1 $SPTEST2_LOOPS" c=1 ;; 3) pat="seq $SPTEST3_LOOPS" c=1 ;; 4) pat="seq 1 $SPTEST4_LOOPS" c=2 ;; esac
+		if [ "$(grep -c "in \`$pat\`" "$sp")" -lt $c ]; then
+			echo "FAIL: robustness.selftests: could not scale sptest$n's loop to $pat"
+			exit 1
+		fi
+	done
+	echo "INFO: selftests: sptest2 runs seq 1 $SPTEST2_LOOPS instead of seq 0 100, sptest3 seq $SPTEST3_LOOPS instead of seq 1000, sptest4 seq 1 $SPTEST4_LOOPS instead of seq 1 5000 (SPTEST_FULL=1 for the full size)"
 fi
 for f in "$stdir"/*.sh; do
 	extra+=("$f:/selftests/cpufreq/$(basename "$f")")

@@ -98,14 +98,23 @@ fi
 
 # --- build ------------------------------------------------------------------
 log "building $name ($arch, -j$JOBS)"
+# CPU seconds (user + system) of the make below and everything it ran: a
+# build's cost that does not depend on what else the machine runs (wall time
+# does). `times` must run in this shell: a $(...) subshell has no children.
+cpu_mark() { times >"$out/.times.$1"; }
+cpu_secs() { awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } printf "%d", s }' "$out/.times.$1"; }
 start=$(date +%s)
+cpu_mark 0
 if ! kmake -j"$JOBS" "$target" >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -n 20 >&2 || true
 	tail -n 20 "$out/build.log" >&2
 	die "kernel build failed (log: $out/build.log)"
 fi
 secs=$(($(date +%s) - start))
+cpu_mark 1
+cpu=$(($(cpu_secs 1) - $(cpu_secs 0)))
+rm -f "$out/.times.0" "$out/.times.1"
 size=$(stat -c %s "$out/$image")
 printf '%s %s\n' "$secs" "$size" >"$out/.build-stats"
-log "built $out/$image ($((size / 1024)) KiB) in ${secs}s"
+log "built $out/$image ($((size / 1024)) KiB) in ${secs}s (CPU ${cpu}s, load $(cut -d' ' -f1-3 /proc/loadavg))"
 echo "$out/$image"
