@@ -1,6 +1,8 @@
 #!/bin/bash
 # The main job behind `make`: one line per stage as it starts, then a summary.
-#   deps -> base -> series tree -> x86_64 test kernel -> QEMU boot -> summary
+#   deps -> base -> series tree -> x86_64 test kernel -> QEMU boot (KUnit)
+#   -> emulated HWP machine (patched QEMU) -> its kernel -> boot with a load
+#   -> summary
 # Environment: see the Makefile (REPO BUILD KSRC BASE_VERSION BOOT_ARGS ...).
 # KUnit hook: if tools/kunit-summary.sh exists, it is run with the boot log
 # as its argument and its last output line is the "kunit:" summary line.
@@ -17,8 +19,8 @@ export CHECK_RUN_ID=${CHECK_RUN_ID:-main-$(date +%s)-$$}
 
 deps=1
 [ "${1:-}" != --no-deps ] || deps=""
-n=5
-[ -n "$deps" ] || n=4
+n=8
+[ -n "$deps" ] || n=7
 i=0
 stage() { i=$((i + 1)); echo "==> [$i/$n] $*"; }
 
@@ -58,6 +60,47 @@ else
 	boot_ok=""
 fi
 
+# ---- the emulated HWP machine: the real intel_pstate under schedutil -------
+stage "HWP machine: Debian's QEMU with the emulated HWP patch (tools/build-qemu.sh)"
+hwp_ok=""
+hwp="not run"
+if "$here/build-qemu.sh" >/dev/null; then
+	stage "kernel: x86_64 kernel of the HWP machine (no KUnit, no test driver)"
+	if himg=$("$here/hwp-kernel.sh"); then
+		stage "boot: HWP machine, 2 CPUs (CPU 1 an efficiency core): $BOOT_ARGS"
+		hscript=$BUILD/state/main-hwp-guest.sh
+		cat >"$hscript" <<'EOS'
+c=/sys/devices/system/cpu
+echo "DRIVER=$(cat $c/cpu1/cpufreq/scaling_driver 2>/dev/null || echo none)"
+echo "STATUS=$(cat $c/intel_pstate/status 2>/dev/null || echo absent)"
+echo "GOVERNOR=$(cat $c/cpu1/cpufreq/scaling_governor 2>/dev/null)"
+echo "HWP=$(dmesg | grep -c 'intel_pstate: HWP enabled')"
+hwpload mark 1; echo "PHASE 1 load"; hwpload spin 1 4
+hwpload mark 2; echo "PHASE 2 after"; sleep 3
+v=$(hwpload rdmsr 1 0x774) && echo "AFTER-DESIRED1=$(((v >> 16) & 255))"
+hwpload mark 3; echo "PHASE 3 end"
+EOS
+		hwpload=$BUILD/state/hwpload
+		hinitrd=$BUILD/state/main-hwp.cpio.gz
+		hlog=$BUILD/logs/main-hwp-boot.log
+		hrec=$BUILD/logs/main-hwp.record
+		rm -f "$hrec"
+		if gcc -static -O2 -o "$hwpload" "$REPO/tools/hwp-guest/hwpload.c" &&
+			"$here/mkinitramfs.sh" "$hinitrd" "$hscript" "$hwpload:/bin/hwpload" &&
+			"$here/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$hrec" 				--hwp-opts hwp-highest=30:24 --kernel "$himg" --initrd "$hinitrd" 				--append "$BOOT_ARGS" --timeout 300 --log "$hlog"; then
+			if hwp=$(python3 "$here/hwp_record.py" summary "$hlog" "$hrec"); then
+				hwp_ok=1
+			fi
+		else
+			hwp="FAILED (log: $hlog)"
+		fi
+	else
+		hwp="FAILED: the HWP machine's kernel did not build"
+	fi
+else
+	hwp="FAILED: the emulated HWP machine did not build (see above)"
+fi
+
 # ---- summary ---------------------------------------------------------------
 con=$(tr -d '\r' <"$log")
 cpus=$(echo "$con" | sed -n 's/^CPUS-ONLINE=//p' | head -n1)
@@ -85,4 +128,6 @@ echo "  kernel:   ${img#"$REPO"/}, $(awk -v s="${bsize:-0}" 'BEGIN { printf "%.1
 echo "  boot:     $boot${cpus:+, CPUs online $cpus}"
 echo "  cpufreq:  ${cpufreq:-unknown (guest did not report)}"
 echo "  kunit:    $kunit"
-[ -n "$boot_ok" ]
+echo "  HWP machine (emulated; every figure simulated, see Documentation/hwp-machine.md):"
+echo "$hwp" | sed 's/^/    /'
+[ -n "$boot_ok" ] && [ -n "$hwp_ok" ]

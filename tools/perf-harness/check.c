@@ -11,9 +11,13 @@
  * highest level (a single-core turbo level), above it on a CPU slower than
  * the reference or with turbo off and a stale reference.
  *
- * Let M = map(min_perf), T = map(target_perf), map(p) = ref if p >= capacity,
- * else ceil(ref * p / capacity) (0 for p = 0; everything maps to ref when
- * capacity is 0), and F = max(M, lowest, min_ratio) (the floors).  Checked:
+ * Let map(p) = ref if p >= capacity, else ceil(ref * p / capacity) (0 for
+ * p = 0; everything maps to ref when capacity is 0); the hints' levels are
+ * M = min_perf >= capacity ? max(cap, ref) : map(min_perf) and
+ * T = target_perf >= capacity ? cap : map(target_perf) (full demand asks for
+ * the highest usable level, above ref when ref < cap; the required level
+ * never falls below what a smaller min_perf maps to); and
+ * F = max(M, lowest, min_ratio) (the floors).  Checked:
  *
  *  E1 hwp_perf_scale(p, capacity, ref) == map(p), and it is the lowest level
  *     providing p: ref*p <= level*capacity and (level-1)*capacity < ref*p;
@@ -29,9 +33,8 @@
  *     and MIN < a floor only if MIN == max_ratio;
  *  P5 DESIRED == T whenever MIN <= T <= MAX (no limit applies);
  *  P6 DESIRED is non-decreasing in target_perf, MIN (and so MAX) in min_perf;
- *  P7 full demand (target_perf >= capacity) gets DESIRED == MAX when
- *     ref >= min(cap, max_ratio), else DESIRED == max(ref, MIN) (< MAX unless
- *     a floor reaches MAX);
+ *  P7 full demand (target_perf >= capacity) gets DESIRED == MAX, whatever
+ *     ref is;
  *  R1 hwp_perf_request() keeps every bit outside 0-23 of the old value and
  *     sets bits 0-7, 8-15, 16-23 to exactly MIN, MAX, DESIRED.
  */
@@ -77,7 +80,8 @@ static inline struct hwp_perf_levels one(const struct lim5 *q, unsigned long mp,
 		.min_ratio = q->min_ratio, .max_ratio = q->max_ratio,
 	};
 	struct hwp_perf_levels l = hwp_perf_select(&lim, mp, tp, capacity);
-	int M = ref_map(mp, capacity, q->ref), T = ref_map(tp, capacity, q->ref);
+	int M = mp >= capacity ? imax(q->cap, q->ref) : ref_map(mp, capacity, q->ref);
+	int T = tp >= capacity ? q->cap : ref_map(tp, capacity, q->ref);
 	int F = imax(imax(M, q->lowest), q->min_ratio);
 	int rmin = imin(F, q->max_ratio);
 	int capmax = imin(q->cap, q->max_ratio);
@@ -106,8 +110,7 @@ static inline struct hwp_perf_levels one(const struct lim5 *q, unsigned long mp,
 		     l.min, M, q->lowest, q->min_ratio, q->max_ratio);
 	if (l.min <= T && T <= l.max && l.desired != T)
 		FAIL("P5 desired %d != unconstrained %d", l.desired, T);
-	if (tp >= capacity &&
-	    (q->ref >= capmax ? l.desired != l.max : l.desired != imax(q->ref, l.min)))
+	if (tp >= capacity && l.desired != l.max)
 		FAIL("P7 ref=%d cap=%d max_ratio=%d full demand: desired %d, min %d max %d",
 		     q->ref, q->cap, q->max_ratio, l.desired, l.min, l.max);
 	return l;

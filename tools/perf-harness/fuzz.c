@@ -38,15 +38,16 @@ static struct hwp_perf_levels sel(const struct hwp_perf_limits *lim, unsigned lo
 				  unsigned long tp, unsigned long capacity)
 {
 	struct hwp_perf_levels l = hwp_perf_select(lim, mp, tp, capacity);
-	int M = ref_map(mp, capacity, lim->ref), T = ref_map(tp, capacity, lim->ref);
+	int M = mp >= capacity ? max(lim->cap, lim->ref) : ref_map(mp, capacity, lim->ref);
+	int T = tp >= capacity ? lim->cap : ref_map(tp, capacity, lim->ref);
 	int F = max3(M, lim->lowest, lim->min_ratio);
 	int rmin = min(F, lim->max_ratio);
 	int capmax = min(lim->cap, lim->max_ratio);
 	int rmax = max(capmax, rmin);
 
 	/* E1 */
-	CHECK(hwp_perf_scale(tp, capacity, lim->ref) == T);
-	CHECK(hwp_perf_scale(mp, capacity, lim->ref) == M);
+	CHECK(hwp_perf_scale(tp, capacity, lim->ref) == ref_map(tp, capacity, lim->ref));
+	CHECK(hwp_perf_scale(mp, capacity, lim->ref) == ref_map(mp, capacity, lim->ref));
 	/* E2 */
 	CHECK(l.min == rmin && l.max == rmax && l.desired == clamp(T, rmin, rmax));
 	/* P1, P2 */
@@ -61,9 +62,8 @@ static struct hwp_perf_levels sel(const struct hwp_perf_limits *lim, unsigned lo
 	CHECK(l.min >= F || l.min == lim->max_ratio);
 	/* P5 */
 	CHECK(!(l.min <= T && T <= l.max) || l.desired == T);
-	/* P7: full demand gets MAX if ref reaches it, else max(ref, MIN) */
-	CHECK(tp < capacity ||
-	      l.desired == (lim->ref >= capmax ? l.max : max(lim->ref, l.min)));
+	/* P7: full demand gets MAX, whatever ref is */
+	CHECK(tp < capacity || l.desired == l.max);
 	return l;
 }
 
