@@ -38,7 +38,11 @@ say HWP "$(dmesg | grep -c 'intel_pstate: HWP enabled')"
 phase idle-start; sleep 2
 load_phase spin-cpu0 hwpload spin 0 5
 load_phase spin-cpu1 hwpload spin 1 5
+# idle: a CPU in NOHZ idle sends schedutil no update, so its request only
+# changes when it next wakes; after 3 s idle, wake CPU 1 briefly (100 us of
+# work every 100 ms for 1 s) so that the decayed utilization reaches it
 phase idle; sleep 3
+phase idle-wake; hwpload duty 1 100 100000 1
 say IDLE-DESIRED1 "$(desired 1)"
 load_phase periodic-30 hwpload duty 1 3000 7000 6
 load_phase busy99-turbo-cpu0 hwpload duty 0 10000 100 6
