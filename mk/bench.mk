@@ -2,7 +2,7 @@
 # callgrind instructions, divisions and MSR accesses per update for the
 # series' ->adjust_perf path, the 5.10 frequency path and the December 2020
 # v2 formulation, a trace replay (HWP_REQUEST writes per 1000 updates) and
-# gnuplot plots.  Details: tools/perf-harness/, Documentation/perf-harness.md.
+# gnuplot plots.  Details: tools/perf-harness/, Documentation/project/perf-harness.md.
 #
 #   make bench                 tables on stdout, plots in $(BUILD)/bench/plots
 

@@ -10,7 +10,7 @@
 #   make deb-clean                    remove $(BUILD)/deb (sources, objects, debs)
 #
 # Output: $(BUILD)/deb/linux-image-<release>_*.deb and friends.
-# Details: tools/build-deb.sh, Documentation/hardware-guide.md.
+# Details: tools/build-deb.sh, Documentation/project/hardware-guide.md.
 
 KCONFIG ?=
 DEB_DIR ?= $(BUILD)/deb

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Suite 55: the emulated HWP machine (Documentation/hwp-machine.md).
+# Suite 55: the emulated HWP machine (Documentation/project/hwp-machine.md).
 # Builds the patched QEMU (tools/build-qemu.sh, reused when current), boots
 # the HWP machine's kernel (tools/hwp-kernel.sh: the series, no test code)
 # on it with intel_pstate=passive and schedutil, -smp 2,

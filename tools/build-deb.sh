@@ -24,7 +24,7 @@
 # Time: a full build with Debian's config compiles about 12,800 objects
 # (most of them modules): about 5,800 CPU-seconds, so roughly 1 to 1.5 hours
 # on 2 otherwise idle cores, a quarter of that on 8 threads.  An estimate
-# from a measured sample, see Documentation/hardware-guide.md.
+# from a measured sample, see Documentation/project/hardware-guide.md.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

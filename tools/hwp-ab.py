@@ -470,7 +470,7 @@ def compare(files, base, csv_out):
 def main(argv):
     p = argparse.ArgumentParser(
         prog="hwp-ab.py", description=__doc__.split("\n")[0],
-        epilog="See Documentation/hardware-guide.md.",
+        epilog="See Documentation/project/hardware-guide.md.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     common = argparse.ArgumentParser(add_help=False)

@@ -8,7 +8,7 @@ and phases(). As a command (the main job):
 
 prints what the guest of tools/main.sh saw and what the machine recorded,
 one "key: value" line each. Every figure is simulated by the emulated
-machine (Documentation/hwp-machine.md), not measured on hardware.
+machine (Documentation/project/hwp-machine.md), not measured on hardware.
 """
 import re
 import sys

@@ -128,6 +128,6 @@ echo "  kernel:   ${img#"$REPO"/}, $(awk -v s="${bsize:-0}" 'BEGIN { printf "%.1
 echo "  boot:     $boot${cpus:+, CPUs online $cpus}"
 echo "  cpufreq:  ${cpufreq:-unknown (guest did not report)}"
 echo "  kunit:    $kunit"
-echo "  HWP machine (emulated; every figure simulated, see Documentation/hwp-machine.md):"
+echo "  HWP machine (emulated; every figure simulated, see Documentation/project/hwp-machine.md):"
 echo "$hwp" | sed 's/^/    /'
 [ -n "$boot_ok" ] && [ -n "$hwp_ok" ]

@@ -11,7 +11,7 @@
 # hwp-log=FILE (the host-side record of HWP_REQUEST writes and level
 # changes); --hwp-opts adds further CPU properties, e.g.
 # --hwp-opts hwp-highest=30:24 (vCPU 1 an efficiency core with highest 24).
-# See Documentation/hwp-machine.md.
+# See Documentation/project/hwp-machine.md.
 #
 # The serial console goes to the log (default $BUILD/logs/qemu-<time>.log).
 # Exit status: 0 when the guest printed QEMU-TEST-END (see mkinitramfs.sh)

@@ -4,7 +4,7 @@
     check.py [--levels HIGHEST0:HIGHEST1:GUARANTEED:LOWEST] CONSOLE_LOG RECORD
 
 Reads the guest's console (PHASE lines, KEY=value lines) and the host-side
-record of the machine (one event per line, see Documentation/hwp-machine.md),
+record of the machine (one event per line, see Documentation/project/hwp-machine.md),
 cuts the record into phases at the guest's markers, and prints one line per
 check: "PASS: hwp-driver <name>: <what was seen>" or "FAIL: ...". A phase
 runs from its marker to the next one; "in effect" is the last request written

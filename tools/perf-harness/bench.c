@@ -9,7 +9,7 @@
  *   bench replay OUTDIR        replay every trace through the three paths,
  *                              print the writes table, write OUTDIR/NAME.dat
  *
- * The utilization model is documented in Documentation/perf-harness.md:
+ * The utilization model is documented in Documentation/project/perf-harness.md:
  * PELT-like geometric averaging with y^32 = 1/2 per 1 ms period, util in
  * 0..1024, work counted in full-capacity time (frequency invariance), and
  * schedutil updates at scheduler events (1 ms ticks while running, wake-ups,

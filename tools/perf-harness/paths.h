@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The three update paths whose cost the harness measures, on a model of the
- * driver state they read.  See paths.c and Documentation/perf-harness.md.
+ * driver state they read.  See paths.c and Documentation/project/perf-harness.md.
  */
 #ifndef H6_PATHS_H
 #define H6_PATHS_H
