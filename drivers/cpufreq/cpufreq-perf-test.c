@@ -1,0 +1,1159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test-only cpufreq driver with ->adjust_perf(), and a KUnit suite that
+ * checks, in a booted kernel, how the cpufreq core and schedutil use it.
+ *
+ * The driver has a small frequency table and implements ->target_index(),
+ * ->fast_switch() and ->adjust_perf().  It changes nothing in hardware: every
+ * callback only records its arguments in a per-CPU record (call counts, the
+ * last and largest performance hints, the shortest time between two
+ * ->adjust_perf() calls, calls made in the wrong context).  The suite
+ * registers it in the configurations it needs (with or without
+ * ->adjust_perf(), with or without fast switching, one policy per CPU or one
+ * policy for all CPUs), puts real load on a CPU with a CPU-bound kthread and
+ * checks what schedutil asked of the driver.
+ *
+ * Which callback schedutil must reach depends on frequency invariance:
+ * ->adjust_perf() where the scheduler's utilization is frequency-invariant,
+ * ->fast_switch() where it is not.  On arm64 invariance follows from the
+ * registered driver itself (the cpufreq core enables it for any driver that
+ * is not a ->setpolicy() one), so the perf path runs there.  On x86 it needs
+ * the APERF/MPERF counters, which QEMU TCG does not have, so the frequency
+ * fallback runs there; the x86-only cases also force invariance on and watch
+ * the kernel take it away again while the load runs.
+ *
+ * For testing only: it is useless, and harmful to frequency scaling, on a
+ * real system.
+ */
+
+#define pr_fmt(fmt) "cpufreq-perf-test: " fmt
+
+#include <kunit/test.h>
+#include <linux/cpu.h>
+#include <linux/cpufreq.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/kobject.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/topology.h>
+#include <linux/seq_file.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/topology.h>
+
+/* Rate limit that schedutil derives from policy->transition_delay_us. */
+#define PT_RATE_LIMIT_US	20000
+/* Clock skew allowed between the governor's rq clock and local_clock(). */
+#define PT_RATE_SLACK_NS	(2 * NSEC_PER_MSEC)
+
+static struct cpufreq_frequency_table pt_freq_table[] = {
+	{ .frequency = 400000 },
+	{ .frequency = 800000 },
+	{ .frequency = 1200000 },
+	{ .frequency = 1600000 },
+	{ .frequency = CPUFREQ_TABLE_END },
+};
+
+#define PT_MIN_FREQ	400000
+#define PT_MAX_FREQ	1600000
+
+/* The callback that set the request a CPU runs with. */
+enum pt_call {
+	PT_CALL_NONE,
+	PT_CALL_TARGET,
+	PT_CALL_FAST_SWITCH,
+	PT_CALL_ADJUST_PERF,
+};
+
+/* What the driver saw for one CPU. */
+struct pt_record {
+	unsigned long adjust_perf_calls;
+	unsigned long fast_switch_calls;
+	unsigned long target_calls;
+	/* calls with interrupts on, or for another CPU than the local one */
+	unsigned long bad_context;
+	/* ->adjust_perf() calls with min_perf > target_perf */
+	unsigned long min_above_target;
+	unsigned long last_min_perf;
+	unsigned long last_target_perf;
+	unsigned long last_capacity;
+	unsigned long max_target_perf;
+	u64 last_adjust_ns;
+	u64 min_adjust_gap_ns;
+	unsigned int last_freq;
+	/* device state, kept by pt_reset(): */
+	unsigned int cur_freq;
+	enum pt_call last_call;
+};
+
+struct pt_cpu {
+	raw_spinlock_t lock;
+	struct pt_record rec;
+};
+
+static DEFINE_PER_CPU(struct pt_cpu, pt_cpus);
+
+/* How the next registration of the driver behaves. */
+static struct {
+	bool shared;		/* one policy for all CPUs */
+	bool fast_switch;	/* policy->fast_switch_possible */
+	unsigned int rate_limit_us;
+} pt_cfg;
+
+static atomic_t pt_inits = ATOMIC_INIT(0);
+static atomic_t pt_exits = ATOMIC_INIT(0);
+
+static void pt_reset(unsigned int cpu)
+{
+	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
+	enum pt_call last_call;
+	unsigned int cur_freq;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pc->lock, flags);
+	cur_freq = pc->rec.cur_freq;
+	last_call = pc->rec.last_call;
+	memset(&pc->rec, 0, sizeof(pc->rec));
+	pc->rec.min_adjust_gap_ns = U64_MAX;
+	pc->rec.cur_freq = cur_freq;
+	pc->rec.last_call = last_call;
+	raw_spin_unlock_irqrestore(&pc->lock, flags);
+}
+
+static void pt_snapshot(unsigned int cpu, struct pt_record *rec)
+{
+	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pc->lock, flags);
+	*rec = pc->rec;
+	raw_spin_unlock_irqrestore(&pc->lock, flags);
+}
+
+static void pt_set_cur_freq(const struct cpumask *cpus, unsigned int freq)
+{
+	unsigned long flags;
+	unsigned int cpu;
+
+	for_each_cpu(cpu, cpus) {
+		struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
+
+		raw_spin_lock_irqsave(&pc->lock, flags);
+		pc->rec.cur_freq = freq;
+		raw_spin_unlock_irqrestore(&pc->lock, flags);
+	}
+}
+
+static int pt_cpufreq_init(struct cpufreq_policy *policy)
+{
+	if (pt_cfg.shared)
+		cpumask_copy(policy->cpus, cpu_possible_mask);
+
+	policy->freq_table = pt_freq_table;
+	policy->cpuinfo.transition_latency = 100 * NSEC_PER_USEC;
+	policy->transition_delay_us = pt_cfg.rate_limit_us;
+	policy->fast_switch_possible = pt_cfg.fast_switch;
+	/* Start low, so that load has to raise the frequency. */
+	pt_set_cur_freq(policy->cpus, PT_MIN_FREQ);
+	atomic_inc(&pt_inits);
+
+	return 0;
+}
+
+static int pt_cpufreq_exit(struct cpufreq_policy *policy)
+{
+	atomic_inc(&pt_exits);
+	return 0;
+}
+
+static unsigned int pt_cpufreq_get(unsigned int cpu)
+{
+	struct pt_record rec;
+
+	pt_snapshot(cpu, &rec);
+	return rec.cur_freq;
+}
+
+static int pt_cpufreq_target_index(struct cpufreq_policy *policy,
+				   unsigned int index)
+{
+	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, policy->cpu);
+	unsigned int freq = policy->freq_table[index].frequency;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pc->lock, flags);
+	pc->rec.target_calls++;
+	pc->rec.last_call = PT_CALL_TARGET;
+	pc->rec.last_freq = freq;
+	raw_spin_unlock_irqrestore(&pc->lock, flags);
+	pt_set_cur_freq(policy->cpus, freq);
+
+	return 0;
+}
+
+static unsigned int pt_cpufreq_fast_switch(struct cpufreq_policy *policy,
+					   unsigned int target_freq)
+{
+	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, policy->cpu);
+
+	raw_spin_lock(&pc->lock);
+	pc->rec.fast_switch_calls++;
+	pc->rec.last_call = PT_CALL_FAST_SWITCH;
+	if (!irqs_disabled())
+		pc->rec.bad_context++;
+	pc->rec.last_freq = target_freq;
+	raw_spin_unlock(&pc->lock);
+	pt_set_cur_freq(policy->cpus, target_freq);
+
+	return target_freq;
+}
+
+static void pt_cpufreq_adjust_perf(unsigned int cpu, unsigned long min_perf,
+				   unsigned long target_perf,
+				   unsigned long capacity)
+{
+	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
+	u64 now = local_clock();
+	struct pt_record *rec = &pc->rec;
+
+	raw_spin_lock(&pc->lock);
+	rec->adjust_perf_calls++;
+	rec->last_call = PT_CALL_ADJUST_PERF;
+	if (!irqs_disabled() || cpu != smp_processor_id())
+		rec->bad_context++;
+	if (min_perf > target_perf)
+		rec->min_above_target++;
+	rec->last_min_perf = min_perf;
+	rec->last_target_perf = target_perf;
+	rec->last_capacity = capacity;
+	if (target_perf > rec->max_target_perf)
+		rec->max_target_perf = target_perf;
+	if (rec->last_adjust_ns && now - rec->last_adjust_ns < rec->min_adjust_gap_ns)
+		rec->min_adjust_gap_ns = now - rec->last_adjust_ns;
+	rec->last_adjust_ns = now;
+	raw_spin_unlock(&pc->lock);
+}
+
+static struct cpufreq_driver pt_driver = {
+	.name		= "perf-test",
+	/* As intel_pstate with HWP: hear about every change of the limits. */
+	.flags		= CPUFREQ_NEED_UPDATE_LIMITS,
+	.init		= pt_cpufreq_init,
+	.exit		= pt_cpufreq_exit,
+	.verify		= cpufreq_generic_frequency_table_verify,
+	.get		= pt_cpufreq_get,
+	.target_index	= pt_cpufreq_target_index,
+	.fast_switch	= pt_cpufreq_fast_switch,
+	.adjust_perf	= pt_cpufreq_adjust_perf,
+	.attr		= cpufreq_generic_attr,
+};
+
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Userspace control, for scenario scripts and the cpufreq selftests, in
+ * /sys/kernel/debug/cpufreq-perf-test/:
+ *   registered   read: 0 or 1; write 1 to register the driver (with the
+ *                settings below), 0 to unregister it
+ *   shared       one policy for all CPUs (applies at the next registration)
+ *   fast_switch  policy->fast_switch_possible (idem)
+ *   adjust_perf  provide ->adjust_perf() (idem)
+ *   stats        the per-CPU records (the last column is the callback that
+ *                set the request the CPU runs with); write anything to
+ *                reset the counts
+ *   invariance   x86 only: N > 0 turns frequency invariance back on every
+ *                N ms (see below), 0 stops that
+ * The KUnit suite runs before userspace starts and leaves the driver
+ * unregistered.
+ */
+static DEFINE_MUTEX(pt_debugfs_lock);
+static bool pt_debugfs_registered;
+static bool pt_debugfs_shared;
+static bool pt_debugfs_fast_switch = true;
+static bool pt_debugfs_adjust_perf = true;
+
+static int pt_registered_get(void *data, u64 *val)
+{
+	*val = pt_debugfs_registered;
+	return 0;
+}
+
+static int pt_registered_set(void *data, u64 val)
+{
+	unsigned int cpu;
+	int ret = 0;
+
+	if (val > 1)
+		return -EINVAL;
+
+	mutex_lock(&pt_debugfs_lock);
+	if (val && !pt_debugfs_registered) {
+		pt_cfg.shared = pt_debugfs_shared;
+		pt_cfg.fast_switch = pt_debugfs_fast_switch;
+		/* 0: let the core derive the rate limit from the latency */
+		pt_cfg.rate_limit_us = 0;
+		pt_driver.adjust_perf = pt_debugfs_adjust_perf ?
+					pt_cpufreq_adjust_perf : NULL;
+		if (pt_driver.adjust_perf && !pt_driver.fast_switch) {
+			ret = -EINVAL;
+			goto out;
+		}
+		for_each_possible_cpu(cpu)
+			pt_reset(cpu);
+		ret = cpufreq_register_driver(&pt_driver);
+		if (!ret)
+			pt_debugfs_registered = true;
+	} else if (!val && pt_debugfs_registered) {
+		ret = cpufreq_unregister_driver(&pt_driver);
+		if (!ret)
+			pt_debugfs_registered = false;
+	}
+out:
+	mutex_unlock(&pt_debugfs_lock);
+
+	return ret;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(pt_registered_fops, pt_registered_get,
+			 pt_registered_set, "%llu\n");
+
+static int pt_stats_show(struct seq_file *m, void *v)
+{
+	static const char * const call_names[] = {
+		[PT_CALL_NONE]		= "none",
+		[PT_CALL_TARGET]	= "target_index",
+		[PT_CALL_FAST_SWITCH]	= "fast_switch",
+		[PT_CALL_ADJUST_PERF]	= "adjust_perf",
+	};
+	struct pt_record rec;
+	unsigned int cpu;
+
+	seq_puts(m, "cpu adjust_perf fast_switch target bad_context min_above_target last_min last_target last_capacity max_target last_freq cur_freq last_call\n");
+	for_each_possible_cpu(cpu) {
+		pt_snapshot(cpu, &rec);
+		seq_printf(m, "%u %lu %lu %lu %lu %lu %lu %lu %lu %lu %u %u %s\n",
+			   cpu, rec.adjust_perf_calls, rec.fast_switch_calls,
+			   rec.target_calls, rec.bad_context,
+			   rec.min_above_target, rec.last_min_perf,
+			   rec.last_target_perf, rec.last_capacity,
+			   rec.max_target_perf, rec.last_freq, rec.cur_freq,
+			   call_names[rec.last_call]);
+	}
+	return 0;
+}
+
+static int pt_stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, pt_stats_show, NULL);
+}
+
+static ssize_t pt_stats_write(struct file *file, const char __user *buf,
+			      size_t count, loff_t *ppos)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		pt_reset(cpu);
+	return count;
+}
+
+static const struct file_operations pt_stats_fops = {
+	.owner		= THIS_MODULE,
+	.open		= pt_stats_open,
+	.read		= seq_read,
+	.write		= pt_stats_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+#ifdef CONFIG_X86
+/*
+ * x86 takes frequency invariance away for good when APERF/MPERF misbehave
+ * (QEMU TCG reads them as 0), so a guest never reaches ->adjust_perf().
+ * "invariance" = N > 0 turns it back on every N milliseconds: the kernel
+ * drops it again at the next tick, and schedutil keeps crossing from the
+ * perf path to the frequency path while userspace scenarios run.  Writing
+ * 0 stops that and restores the state found at the first non-zero write.
+ */
+static struct task_struct *pt_inv_task;
+static unsigned int pt_inv_ms;
+static bool pt_inv_was_on;
+
+static int pt_inv_fn(void *data)
+{
+	while (!kthread_should_stop()) {
+		if (!arch_scale_freq_invariant())
+			static_branch_enable(&arch_scale_freq_key);
+		schedule_timeout_interruptible(msecs_to_jiffies(READ_ONCE(pt_inv_ms)));
+	}
+	return 0;
+}
+
+static int pt_invariance_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(pt_inv_ms);
+	return 0;
+}
+
+static int pt_invariance_set(void *data, u64 val)
+{
+	struct task_struct *task;
+	int ret = 0;
+
+	if (val > MSEC_PER_SEC)
+		return -EINVAL;
+
+	mutex_lock(&pt_debugfs_lock);
+	if (val && !pt_inv_task) {
+		pt_inv_was_on = arch_scale_freq_invariant();
+		WRITE_ONCE(pt_inv_ms, val);
+		task = kthread_run(pt_inv_fn, NULL, "cpufreq-pt-inv");
+		if (IS_ERR(task)) {
+			WRITE_ONCE(pt_inv_ms, 0);
+			ret = PTR_ERR(task);
+		} else {
+			pt_inv_task = task;
+		}
+	} else if (val) {
+		WRITE_ONCE(pt_inv_ms, val);
+	} else if (pt_inv_task) {
+		kthread_stop(pt_inv_task);
+		pt_inv_task = NULL;
+		WRITE_ONCE(pt_inv_ms, 0);
+		if (pt_inv_was_on)
+			static_branch_enable(&arch_scale_freq_key);
+		else
+			static_branch_disable(&arch_scale_freq_key);
+	}
+	mutex_unlock(&pt_debugfs_lock);
+
+	return ret;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(pt_invariance_fops, pt_invariance_get,
+			 pt_invariance_set, "%llu\n");
+#endif /* CONFIG_X86 */
+
+static int __init pt_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_create_dir("cpufreq-perf-test", NULL);
+
+	debugfs_create_file_unsafe("registered", 0600, dir, NULL,
+				   &pt_registered_fops);
+	debugfs_create_bool("shared", 0600, dir, &pt_debugfs_shared);
+	debugfs_create_bool("fast_switch", 0600, dir, &pt_debugfs_fast_switch);
+	debugfs_create_bool("adjust_perf", 0600, dir, &pt_debugfs_adjust_perf);
+	debugfs_create_file("stats", 0600, dir, NULL, &pt_stats_fops);
+#ifdef CONFIG_X86
+	debugfs_create_file_unsafe("invariance", 0600, dir, NULL,
+				   &pt_invariance_fops);
+#endif
+
+	return 0;
+}
+late_initcall(pt_debugfs_init);
+
+/* ------------------------------------------------------------------------ */
+
+#define PT_MAX_HOGS	4
+
+struct pt_ctx {
+	bool registered;
+	struct task_struct *hogs[PT_MAX_HOGS];
+};
+
+static int pt_hog_fn(void *data)
+{
+	while (!kthread_should_stop()) {
+		cpu_relax();
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Start a CPU-bound kthread on @cpu.  With @bind it can never run anywhere
+ * else; otherwise only its affinity is set, so that it survives @cpu going
+ * offline (the scheduler moves it) and can be sent back later.
+ */
+static struct task_struct *pt_start(struct kunit *test, int (*fn)(void *),
+				    unsigned int cpu, bool bind)
+{
+	struct pt_ctx *ctx = test->priv;
+	struct task_struct *task;
+	int i;
+
+	for (i = 0; i < PT_MAX_HOGS && ctx->hogs[i]; i++)
+		;
+	KUNIT_ASSERT_LT(test, i, PT_MAX_HOGS);
+
+	task = kthread_create(fn, NULL, "pt_load/%u", cpu);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	if (bind)
+		kthread_bind(task, cpu);
+	else
+		KUNIT_EXPECT_EQ(test, set_cpus_allowed_ptr(task, cpumask_of(cpu)), 0);
+	ctx->hogs[i] = task;
+	wake_up_process(task);
+
+	return task;
+}
+
+static void pt_stop(struct kunit *test, struct task_struct *task)
+{
+	struct pt_ctx *ctx = test->priv;
+	int i;
+
+	for (i = 0; i < PT_MAX_HOGS; i++) {
+		if (ctx->hogs[i] == task) {
+			kthread_stop(task);
+			ctx->hogs[i] = NULL;
+		}
+	}
+}
+
+static void pt_register(struct kunit *test, bool shared, bool fast_switch,
+			bool adjust_perf, unsigned int rate_limit_us)
+{
+	struct pt_ctx *ctx = test->priv;
+	unsigned int cpu;
+	int ret;
+
+	pt_cfg.shared = shared;
+	pt_cfg.fast_switch = fast_switch;
+	pt_cfg.rate_limit_us = rate_limit_us;
+	pt_driver.adjust_perf = adjust_perf ? pt_cpufreq_adjust_perf : NULL;
+	for_each_possible_cpu(cpu)
+		pt_reset(cpu);
+
+	ret = cpufreq_register_driver(&pt_driver);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0,
+			    "cannot register the test driver (another cpufreq driver registered?)");
+	ctx->registered = true;
+}
+
+static void pt_unregister(struct kunit *test)
+{
+	struct pt_ctx *ctx = test->priv;
+
+	if (ctx->registered) {
+		KUNIT_EXPECT_EQ(test, cpufreq_unregister_driver(&pt_driver), 0);
+		ctx->registered = false;
+	}
+}
+
+/* The load CPU: the last online one, so that CPU 0 can stay busy elsewhere. */
+static unsigned int pt_load_cpu(void)
+{
+	return cpumask_last(cpu_online_mask);
+}
+
+/*
+ * Which callback schedutil's single-CPU updates must reach: ->adjust_perf()
+ * where utilization is frequency-invariant, ->fast_switch() otherwise.  On
+ * arm64 a registered ->target_index() driver makes utilization invariant, so
+ * the perf path is required there.
+ */
+static bool pt_perf_path_expected(struct kunit *test)
+{
+	bool invariant = arch_scale_freq_invariant();
+
+	if (IS_ENABLED(CONFIG_ARM64))
+		KUNIT_EXPECT_TRUE_MSG(test, invariant,
+				      "arm64: a registered ->target_index() driver must make utilization frequency-invariant");
+	kunit_info(test, "frequency invariance is %s\n", invariant ? "on" : "off");
+	return invariant;
+}
+
+/* Check that schedutil's updates for @cpu took the expected path. */
+static void pt_expect_path(struct kunit *test, const struct pt_record *rec,
+			   unsigned int cpu, bool perf)
+{
+	KUNIT_EXPECT_EQ(test, rec->bad_context, 0UL);
+	KUNIT_EXPECT_EQ(test, rec->target_calls, 0UL);
+	if (perf) {
+		KUNIT_EXPECT_GT_MSG(test, rec->adjust_perf_calls, 0UL,
+				    "no ->adjust_perf() call for CPU%u", cpu);
+		KUNIT_EXPECT_EQ(test, rec->fast_switch_calls, 0UL);
+	} else {
+		KUNIT_EXPECT_GT_MSG(test, rec->fast_switch_calls, 0UL,
+				    "no ->fast_switch() call for CPU%u", cpu);
+		KUNIT_EXPECT_EQ(test, rec->adjust_perf_calls, 0UL);
+	}
+}
+
+/*
+ * Write @buf to the policy attribute @name of @cpu, through the same store
+ * path (and locking) as a write to its sysfs file.
+ */
+static ssize_t pt_policy_store(unsigned int cpu, const char *name,
+			       const char *buf)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get(cpu);
+	struct attribute **attr;
+	struct kobj_type *ktype;
+	ssize_t ret = -ENOENT;
+	int tries;
+
+	if (!policy)
+		return -ENODEV;
+
+	ktype = get_ktype(&policy->kobj);
+	for (attr = ktype->default_attrs; *attr; attr++) {
+		if (strcmp((*attr)->name, name))
+			continue;
+		/* cpufreq's store() gives up with -EBUSY while CPUs are hotplugged. */
+		for (tries = 0; tries < 100; tries++) {
+			ret = ktype->sysfs_ops->store(&policy->kobj, *attr, buf,
+						      strlen(buf));
+			if (ret != -EBUSY)
+				break;
+			usleep_range(10000, 20000);
+		}
+		break;
+	}
+	cpufreq_cpu_put(policy);
+
+	return ret;
+}
+
+static bool pt_governor_is(unsigned int cpu, const char *name)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get(cpu);
+	bool ret;
+
+	if (!policy)
+		return false;
+	down_read(&policy->rwsem);
+	ret = policy->governor && !strcmp(policy->governor->name, name);
+	up_read(&policy->rwsem);
+	cpufreq_cpu_put(policy);
+
+	return ret;
+}
+
+static void pt_set_governor(struct kunit *test, unsigned int cpu,
+			    const char *name)
+{
+	KUNIT_EXPECT_EQ(test, pt_policy_store(cpu, "scaling_governor", name),
+			(ssize_t)strlen(name));
+	KUNIT_EXPECT_TRUE_MSG(test, pt_governor_is(cpu, name),
+			      "CPU%u: governor is not %s", cpu, name);
+}
+
+/*
+ * On the frequency path schedutil only calls the driver when the frequency
+ * or the limits changed, and under steady full load the frequency stays at
+ * the maximum.  Lower the policy maximum and restore it: the driver sets
+ * CPUFREQ_NEED_UPDATE_LIMITS, so each change reaches it through whichever
+ * path schedutil uses.
+ */
+static void pt_nudge(struct kunit *test, unsigned int cpu)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%u", PT_MAX_FREQ * 3 / 4);
+	KUNIT_EXPECT_EQ(test, pt_policy_store(cpu, "scaling_max_freq", buf),
+			(ssize_t)strlen(buf));
+	msleep(30);
+	snprintf(buf, sizeof(buf), "%u", PT_MAX_FREQ);
+	KUNIT_EXPECT_EQ(test, pt_policy_store(cpu, "scaling_max_freq", buf),
+			(ssize_t)strlen(buf));
+}
+
+/*
+ * Timing under QEMU TCG on a loaded host is anything but steady: a vCPU may
+ * not run for a while although guest time passes.  Wait for what a case
+ * expects to happen, up to PT_WAIT_MS, instead of sleeping a fixed time;
+ * the expectations that follow fail if it never happened.
+ */
+#define PT_WAIT_MS	5000
+
+typedef bool (*pt_pred_t)(const struct pt_record *rec, unsigned long arg);
+
+static void pt_wait_for(unsigned int cpu, pt_pred_t pred, unsigned long arg,
+			struct pt_record *rec)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(PT_WAIT_MS);
+
+	for (;;) {
+		pt_snapshot(cpu, rec);
+		if (pred(rec, arg) || time_after(jiffies, deadline))
+			return;
+		msleep(20);
+	}
+}
+
+/* Schedutil reached the driver through ->adjust_perf() (@perf) or not. */
+static bool pt_path_called(const struct pt_record *rec, unsigned long perf)
+{
+	return perf ? rec->adjust_perf_calls : rec->fast_switch_calls;
+}
+
+static bool pt_at_freq(const struct pt_record *rec, unsigned long freq)
+{
+	return rec->last_freq == freq;
+}
+
+/* ------------------------------------------------------------------------ */
+
+/* The core refuses ->adjust_perf() without ->fast_switch() to fall back to. */
+static void pt_test_adjust_perf_needs_fast_switch(struct kunit *test)
+{
+	struct cpufreq_driver drv = pt_driver;
+	int ret;
+
+	drv.adjust_perf = pt_cpufreq_adjust_perf;
+	drv.fast_switch = NULL;
+	ret = cpufreq_register_driver(&drv);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	if (!ret)
+		cpufreq_unregister_driver(&drv);
+	KUNIT_EXPECT_TRUE(test, cpufreq_get_current_driver() != drv.name);
+}
+
+#ifdef CONFIG_ARM64
+/* A kthread that sleeps most of the time, to wake an idle CPU up now and then. */
+static int pt_ticker_fn(void *data)
+{
+	while (!kthread_should_stop())
+		usleep_range(4000, 6000);
+	return 0;
+}
+
+/* Under load: enough ->adjust_perf() calls, the target up to capacity. */
+static bool pt_loaded(const struct pt_record *rec, unsigned long capacity)
+{
+	return rec->adjust_perf_calls >= 5 && rec->max_target_perf >= capacity;
+}
+
+/* After idle: the target down below a quarter of capacity. */
+static bool pt_idled(const struct pt_record *rec, unsigned long capacity)
+{
+	return rec->adjust_perf_calls && rec->last_target_perf < capacity / 4;
+}
+
+/*
+ * The perf path with real load: schedutil calls ->adjust_perf() with
+ * min_perf <= target_perf and the CPU's capacity, the target rises under
+ * load and falls after idle, and calls are at least rate_limit_us apart.
+ */
+static void pt_test_perf_path(struct kunit *test)
+{
+	unsigned int cpu = pt_load_cpu();
+	unsigned long capacity = arch_scale_cpu_capacity(cpu);
+	struct pt_record load, idle;
+	struct task_struct *task;
+
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	KUNIT_ASSERT_TRUE(test, pt_perf_path_expected(test));
+	msleep(100);
+
+	pt_reset(cpu);
+	task = pt_start(test, pt_hog_fn, cpu, true);
+	msleep(300);
+	pt_wait_for(cpu, pt_loaded, capacity, &load);
+	pt_stop(test, task);
+
+	kunit_info(test, "CPU%u under load: %lu adjust_perf calls, max target %lu, capacity %lu, min gap %llu ns\n",
+		   cpu, load.adjust_perf_calls, load.max_target_perf,
+		   load.last_capacity, load.min_adjust_gap_ns);
+	pt_expect_path(test, &load, cpu, true);
+	KUNIT_EXPECT_GE(test, load.adjust_perf_calls, 5UL);
+	KUNIT_EXPECT_EQ(test, load.min_above_target, 0UL);
+	KUNIT_EXPECT_GT(test, capacity, 0UL);
+	KUNIT_EXPECT_EQ(test, load.last_capacity, capacity);
+	/* A CPU-bound task drives utilization to capacity, plus headroom. */
+	KUNIT_EXPECT_GE(test, load.max_target_perf, capacity);
+	KUNIT_EXPECT_LE(test, load.last_min_perf, load.last_target_perf);
+	KUNIT_EXPECT_GE(test, load.min_adjust_gap_ns,
+			(u64)PT_RATE_LIMIT_US * NSEC_PER_USEC - PT_RATE_SLACK_NS);
+
+	/* Idle, with a sleeper waking the CPU up so that updates happen. */
+	pt_reset(cpu);
+	task = pt_start(test, pt_ticker_fn, cpu, true);
+	msleep(300);
+	pt_wait_for(cpu, pt_idled, capacity, &idle);
+	pt_stop(test, task);
+
+	kunit_info(test, "CPU%u after idle: %lu adjust_perf calls, last target %lu\n",
+		   cpu, idle.adjust_perf_calls, idle.last_target_perf);
+	pt_expect_path(test, &idle, cpu, true);
+	KUNIT_EXPECT_LT(test, idle.last_target_perf, capacity / 4);
+	KUNIT_EXPECT_LT(test, idle.last_target_perf, load.max_target_perf);
+	KUNIT_EXPECT_EQ(test, idle.min_above_target, 0UL);
+	KUNIT_EXPECT_GE(test, idle.min_adjust_gap_ns,
+			(u64)PT_RATE_LIMIT_US * NSEC_PER_USEC - PT_RATE_SLACK_NS);
+}
+#endif /* CONFIG_ARM64 */
+
+#ifdef CONFIG_X86
+/* Without frequency invariance the same setup falls back to ->fast_switch(). */
+static void pt_test_fallback_without_invariance(struct kunit *test)
+{
+	bool was_invariant = arch_scale_freq_invariant();
+	unsigned int cpu = pt_load_cpu();
+	struct task_struct *task;
+	struct pt_record load;
+
+	/* Real hardware with APERF/MPERF is invariant: take it away. */
+	if (was_invariant)
+		static_branch_disable(&arch_scale_freq_key);
+
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	KUNIT_EXPECT_FALSE(test, pt_perf_path_expected(test));
+	pt_reset(cpu);
+	task = pt_start(test, pt_hog_fn, cpu, true);
+	msleep(100);
+	pt_wait_for(cpu, pt_at_freq, PT_MAX_FREQ, &load);
+	pt_stop(test, task);
+
+	pt_expect_path(test, &load, cpu, false);
+	KUNIT_EXPECT_EQ(test, load.last_freq, (unsigned int)PT_MAX_FREQ);
+
+	if (was_invariant)
+		static_branch_enable(&arch_scale_freq_key);
+}
+
+/*
+ * Invariance lost while load runs: force the x86 key on, see schedutil use
+ * ->adjust_perf(), then watch it go back to ->fast_switch() when the key is
+ * off again.  Under QEMU TCG the kernel itself turns the key off at the next
+ * tick (APERF/MPERF read 0); elsewhere the test turns it off after a while.
+ */
+static void pt_test_invariance_lost_under_load(struct kunit *test)
+{
+	bool was_invariant = arch_scale_freq_invariant();
+	unsigned long perf_calls = 0;
+	unsigned int cpu = pt_load_cpu();
+	struct pt_record rec;
+	int i, j;
+
+	if (was_invariant)
+		static_branch_disable(&arch_scale_freq_key);
+
+	/* A short rate limit, so that the short invariant window sees updates. */
+	pt_register(test, false, true, true, 1000);
+	pt_start(test, pt_hog_fn, cpu, true);
+	msleep(100);
+
+	for (i = 0; i < 20 && !perf_calls; i++) {
+		pt_reset(cpu);
+		static_branch_enable(&arch_scale_freq_key);
+		for (j = 0; j < 50 && arch_scale_freq_invariant(); j++)
+			usleep_range(2000, 3000);
+		if (arch_scale_freq_invariant())
+			static_branch_disable(&arch_scale_freq_key);
+		pt_snapshot(cpu, &rec);
+		KUNIT_EXPECT_EQ(test, rec.bad_context, 0UL);
+		KUNIT_EXPECT_EQ(test, rec.min_above_target, 0UL);
+		perf_calls += rec.adjust_perf_calls;
+	}
+	kunit_info(test, "%lu ->adjust_perf() calls in %d invariant window(s)\n",
+		   perf_calls, i);
+	KUNIT_EXPECT_GT_MSG(test, perf_calls, 0UL,
+			    "schedutil never used ->adjust_perf() while invariance was on");
+
+	/*
+	 * Back on the frequency path, with the load still running and no
+	 * change of the limits: the first frequency update must reach the
+	 * driver by itself, although it selects the frequency requested before
+	 * the invariant window (intel_pstate would keep a stale HWP DESIRED
+	 * otherwise).  The record still holds the window's calls.
+	 */
+	perf_calls = rec.adjust_perf_calls;
+	pt_wait_for(cpu, pt_at_freq, PT_MAX_FREQ, &rec);
+	KUNIT_EXPECT_FALSE(test, arch_scale_freq_invariant());
+	KUNIT_EXPECT_GT_MSG(test, rec.fast_switch_calls, 0UL,
+			    "the frequency path never called ->fast_switch() after invariance was lost");
+	KUNIT_EXPECT_EQ(test, rec.adjust_perf_calls, perf_calls);
+	KUNIT_EXPECT_EQ(test, (int)rec.last_call, (int)PT_CALL_FAST_SWITCH);
+	KUNIT_EXPECT_EQ(test, rec.target_calls, 0UL);
+	KUNIT_EXPECT_EQ(test, rec.bad_context, 0UL);
+	KUNIT_EXPECT_EQ(test, rec.last_freq, (unsigned int)PT_MAX_FREQ);
+
+	if (was_invariant)
+		static_branch_enable(&arch_scale_freq_key);
+}
+#endif /* CONFIG_X86 */
+
+/* A policy shared by all CPUs keeps the shared hook: ->fast_switch() only. */
+static void pt_test_shared_policy(struct kunit *test)
+{
+	unsigned int cpu = pt_load_cpu(), pcpu, i;
+	struct cpufreq_policy *policy;
+	unsigned long adjust = 0, fast = 0, target = 0, bad = 0;
+	struct task_struct *task;
+	struct pt_record rec;
+
+	KUNIT_ASSERT_GT(test, num_online_cpus(), 1U);
+	pt_register(test, true, true, true, PT_RATE_LIMIT_US);
+	/* With invariance the single-CPU hook would call ->adjust_perf(). */
+	pt_perf_path_expected(test);
+
+	policy = cpufreq_cpu_get(cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, policy);
+	KUNIT_EXPECT_EQ(test, cpumask_weight(policy->cpus), num_online_cpus());
+	KUNIT_EXPECT_TRUE(test, policy_is_shared(policy));
+	KUNIT_EXPECT_TRUE(test, policy->fast_switch_enabled);
+	/* ->fast_switch() calls are recorded for the policy's CPU */
+	pcpu = policy->cpu;
+	cpufreq_cpu_put(policy);
+
+	task = pt_start(test, pt_hog_fn, cpu, true);
+	msleep(100);
+	pt_wait_for(pcpu, pt_at_freq, PT_MAX_FREQ, &rec);
+	pt_stop(test, task);
+
+	for_each_online_cpu(i) {
+		pt_snapshot(i, &rec);
+		adjust += rec.adjust_perf_calls;
+		fast += rec.fast_switch_calls;
+		target += rec.target_calls;
+		bad += rec.bad_context;
+	}
+	KUNIT_EXPECT_EQ(test, adjust, 0UL);
+	KUNIT_EXPECT_GT(test, fast, 0UL);
+	KUNIT_EXPECT_EQ(test, target, 0UL);
+	KUNIT_EXPECT_EQ(test, bad, 0UL);
+}
+
+/* A driver without ->adjust_perf() keeps the frequency hook. */
+static void pt_test_no_adjust_perf(struct kunit *test)
+{
+	unsigned int cpu = pt_load_cpu();
+	struct task_struct *task;
+	struct pt_record rec;
+
+	pt_register(test, false, true, false, PT_RATE_LIMIT_US);
+	KUNIT_EXPECT_FALSE(test, cpufreq_driver_has_adjust_perf());
+	/* With invariance the perf hook would be chosen if the check were wrong. */
+	pt_perf_path_expected(test);
+	pt_reset(cpu);
+	task = pt_start(test, pt_hog_fn, cpu, true);
+	msleep(100);
+	pt_wait_for(cpu, pt_at_freq, PT_MAX_FREQ, &rec);
+	pt_stop(test, task);
+
+	pt_expect_path(test, &rec, cpu, false);
+	KUNIT_EXPECT_EQ(test, rec.last_freq, (unsigned int)PT_MAX_FREQ);
+}
+
+/* Without fast switching, ->adjust_perf() is never used: ->target_index() is. */
+static void pt_test_no_fast_switch(struct kunit *test)
+{
+	unsigned int cpu = pt_load_cpu();
+	struct cpufreq_policy *policy;
+	struct task_struct *task;
+	struct pt_record rec;
+
+	pt_register(test, false, false, true, PT_RATE_LIMIT_US);
+	KUNIT_EXPECT_TRUE(test, cpufreq_driver_has_adjust_perf());
+	pt_perf_path_expected(test);
+
+	policy = cpufreq_cpu_get(cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, policy);
+	KUNIT_EXPECT_FALSE(test, policy->fast_switch_enabled);
+	cpufreq_cpu_put(policy);
+
+	pt_reset(cpu);
+	task = pt_start(test, pt_hog_fn, cpu, true);
+	msleep(100);
+	pt_wait_for(cpu, pt_at_freq, PT_MAX_FREQ, &rec);
+	pt_stop(test, task);
+
+	KUNIT_EXPECT_EQ(test, rec.adjust_perf_calls, 0UL);
+	KUNIT_EXPECT_EQ(test, rec.fast_switch_calls, 0UL);
+	KUNIT_EXPECT_GT(test, rec.target_calls, 0UL);
+	KUNIT_EXPECT_EQ(test, rec.last_freq, (unsigned int)PT_MAX_FREQ);
+}
+
+/* Away from schedutil and back, while the load runs. */
+static void pt_test_governor_switch_under_load(struct kunit *test)
+{
+	static const char * const others[] = { "performance", "powersave", "userspace" };
+	unsigned int cpu = pt_load_cpu();
+	struct pt_record rec;
+	bool perf;
+	int round, i;
+
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	perf = pt_perf_path_expected(test);
+	KUNIT_ASSERT_TRUE(test, pt_governor_is(cpu, "schedutil"));
+	pt_start(test, pt_hog_fn, cpu, true);
+	msleep(100);
+
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < ARRAY_SIZE(others); i++) {
+			pt_set_governor(test, cpu, others[i]);
+			pt_reset(cpu);
+			msleep(60);
+			pt_snapshot(cpu, &rec);
+			/* No schedutil update reaches the driver any more. */
+			KUNIT_EXPECT_EQ(test, rec.adjust_perf_calls, 0UL);
+			KUNIT_EXPECT_EQ(test, rec.fast_switch_calls, 0UL);
+			if (!strcmp(others[i], "powersave"))
+				KUNIT_EXPECT_EQ(test, pt_cpufreq_get(cpu),
+						(unsigned int)PT_MIN_FREQ);
+			if (!strcmp(others[i], "performance"))
+				KUNIT_EXPECT_EQ(test, pt_cpufreq_get(cpu),
+						(unsigned int)PT_MAX_FREQ);
+		}
+
+		pt_set_governor(test, cpu, "schedutil");
+		pt_reset(cpu);
+		pt_nudge(test, cpu);
+		pt_wait_for(cpu, pt_path_called, perf, &rec);
+		pt_expect_path(test, &rec, cpu, perf);
+	}
+}
+
+/* CPU offline and online again, while the load runs on both CPUs. */
+static void pt_test_hotplug_under_load(struct kunit *test)
+{
+	unsigned int cpu = pt_load_cpu();
+	struct task_struct *task;
+	struct pt_record rec;
+	int round, inits, exits;
+	bool perf;
+
+	KUNIT_ASSERT_GT(test, num_online_cpus(), 1U);
+	KUNIT_ASSERT_NE(test, cpu, 0U);
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	perf = pt_perf_path_expected(test);
+	pt_start(test, pt_hog_fn, 0, true);
+	task = pt_start(test, pt_hog_fn, cpu, false);
+	msleep(100);
+
+	for (round = 0; round < 3; round++) {
+		inits = atomic_read(&pt_inits);
+		exits = atomic_read(&pt_exits);
+		KUNIT_ASSERT_EQ(test, remove_cpu(cpu), 0);
+		KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+		/* The last CPU of a policy going away tears the policy down. */
+		KUNIT_EXPECT_EQ(test, atomic_read(&pt_exits), exits + 1);
+
+		pt_reset(0);
+		pt_nudge(test, 0);
+		pt_wait_for(0, pt_path_called, perf, &rec);
+		pt_expect_path(test, &rec, 0, perf);
+
+		KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+		KUNIT_EXPECT_EQ(test, set_cpus_allowed_ptr(task, cpumask_of(cpu)), 0);
+		/* ... and its first CPU coming back sets it up again. */
+		KUNIT_EXPECT_EQ(test, atomic_read(&pt_inits), inits + 1);
+		KUNIT_EXPECT_TRUE(test, pt_governor_is(cpu, "schedutil"));
+
+		pt_reset(cpu);
+		pt_nudge(test, cpu);
+		pt_wait_for(cpu, pt_path_called, perf, &rec);
+		pt_expect_path(test, &rec, cpu, perf);
+	}
+}
+
+/* Unregister the driver and register it again, while the load runs. */
+static void pt_test_reregister_under_load(struct kunit *test)
+{
+	unsigned int cpu = pt_load_cpu();
+	struct pt_ctx *ctx = test->priv;
+	struct pt_record rec;
+	bool perf;
+	int round;
+
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	perf = pt_perf_path_expected(test);
+	pt_start(test, pt_hog_fn, cpu, true);
+	msleep(100);
+
+	for (round = 0; round < 3; round++) {
+		pt_unregister(test);
+		KUNIT_EXPECT_EQ(test, atomic_read(&pt_inits), atomic_read(&pt_exits));
+		msleep(20);
+		pt_reset(cpu);
+		msleep(40);
+		pt_snapshot(cpu, &rec);
+		KUNIT_EXPECT_EQ(test, rec.adjust_perf_calls + rec.fast_switch_calls +
+				rec.target_calls, 0UL);
+
+		pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+		KUNIT_ASSERT_TRUE(test, ctx->registered);
+		pt_wait_for(cpu, pt_path_called, perf, &rec);
+		pt_expect_path(test, &rec, cpu, perf);
+	}
+}
+
+static int pt_test_init(struct kunit *test)
+{
+	struct pt_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+
+	if (!ctx)
+		return -ENOMEM;
+	test->priv = ctx;
+	atomic_set(&pt_inits, 0);
+	atomic_set(&pt_exits, 0);
+
+	return 0;
+}
+
+static void pt_test_exit(struct kunit *test)
+{
+	struct pt_ctx *ctx = test->priv;
+	unsigned int cpu;
+	int i;
+
+	for (i = 0; i < PT_MAX_HOGS; i++) {
+		if (ctx->hogs[i])
+			pt_stop(test, ctx->hogs[i]);
+	}
+	for_each_present_cpu(cpu) {
+		if (!cpu_online(cpu))
+			add_cpu(cpu);
+	}
+	pt_unregister(test);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pt_inits), atomic_read(&pt_exits));
+}
+
+static struct kunit_case pt_test_cases[] = {
+	KUNIT_CASE(pt_test_adjust_perf_needs_fast_switch),
+#ifdef CONFIG_ARM64
+	KUNIT_CASE(pt_test_perf_path),
+#endif
+#ifdef CONFIG_X86
+	KUNIT_CASE(pt_test_fallback_without_invariance),
+	KUNIT_CASE(pt_test_invariance_lost_under_load),
+#endif
+	KUNIT_CASE(pt_test_shared_policy),
+	KUNIT_CASE(pt_test_no_adjust_perf),
+	KUNIT_CASE(pt_test_no_fast_switch),
+	KUNIT_CASE(pt_test_governor_switch_under_load),
+	KUNIT_CASE(pt_test_hotplug_under_load),
+	KUNIT_CASE(pt_test_reregister_under_load),
+	{}
+};
+
+static struct kunit_suite pt_test_suite = {
+	.name = "cpufreq-perf-test",
+	.init = pt_test_init,
+	.exit = pt_test_exit,
+	.test_cases = pt_test_cases,
+};
+
+kunit_test_suite(pt_test_suite);
+
+static int __init pt_locks_init(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		raw_spin_lock_init(&per_cpu_ptr(&pt_cpus, cpu)->lock);
+	return 0;
+}
+core_initcall(pt_locks_init);
