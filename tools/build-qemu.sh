@@ -43,6 +43,8 @@ SEC_SUITES="bookworm-security"
 
 die() { echo "build-qemu: error: $*" >&2; exit 1; }
 log() { echo "build-qemu: $*" >&2; }
+# shellcheck source=tools/lib/apt.sh
+. "$here/lib/apt.sh"
 
 uver=${QEMU_VERSION#*:}                 # 7.2+dfsg-7+deb12u18
 upstream=${uver%-*}                     # 7.2+dfsg
@@ -63,86 +65,23 @@ need_pin() {
 	echo "$sum"
 }
 
-# verify FILE NAME: non-zero (with a message) on mismatch
-verify() {
-	local want got
-	want=$(need_pin "$2")
-	got=$(sha256sum "$1" | awk '{print $1}')
-	if [ "$got" != "$want" ]; then
-		log "checksum mismatch for $2 ($1)"
-		log "  expected $want"
-		log "  got      $got"
-		return 1
-	fi
-}
-
-# ---- mirrors, from the system's apt configuration unless given -------------
-# (the same rules as tools/fetch-base.sh: system_uris, pick_mirrors, apt_setup)
-system_uris() {
-	{
-		for f in /etc/apt/sources.list.d/*.sources; do
-			[ -r "$f" ] || continue
-			awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }' "$f"
-		done
-		for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-			[ -r "$f" ] || continue
-			awk '$1 == "deb" || $1 == "deb-src" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i !~ /\]$/ && $i !~ /=/) { print $i; break } }' "$f"
-		done
-	} | sed 's:/*$::'
-}
-
-pick_mirrors() {
-	local uris
-	uris=$(system_uris || true)
-	if [ -z "${MIRROR:-}" ]; then
-		MIRROR=$(echo "$uris" | grep -E '/debian$' | head -n1 || true)
-	fi
-	if [ -z "${SECURITY_MIRROR:-}" ]; then
-		SECURITY_MIRROR=$(echo "$uris" | grep -E '/debian-security$' | head -n1 || true)
-		if [ -z "$SECURITY_MIRROR" ] && [ -n "${MIRROR:-}" ]; then
-			SECURITY_MIRROR=${MIRROR%/debian}/debian-security
-		fi
-	fi
-	[ -n "${MIRROR:-}" ] || die "no Debian mirror found in /etc/apt (sources.list or *.sources).
-  Give one: MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security tools/build-qemu.sh"
-}
-
+# ---- mirrors and the private apt configuration under $BUILD/apt-qemu -----
+# (tools/lib/apt.sh: apt_pick_mirrors, apt_private_config, verify)
 apt_setup() {
-	pick_mirrors
-	mkdir -p "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial"
+	apt_pick_mirrors "Give one: MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security tools/build-qemu.sh"
+	mkdir -p "$APTDIR"
 	{
 		for s in $SUITES; do echo "deb-src $MIRROR $s main"; done
 		for s in $SEC_SUITES; do echo "deb-src $SECURITY_MIRROR $s main"; done
 	} >"$APTDIR/sources.list.tmp"
 	mv "$APTDIR/sources.list.tmp" "$APTDIR/sources.list"
-	cat >"$APTDIR/apt.conf.tmp" <<EOS
-Dir::Etc::SourceList "$APTDIR/sources.list";
-Dir::Etc::SourceParts "/nonexistent";
-Dir::State::Lists "$APTDIR/lists";
-Dir::Cache "$APTDIR/cache";
-Dir::Cache::archives "$APTDIR/cache/archives";
-Dir::Cache::pkgcache "";
-Dir::Cache::srcpkgcache "";
-Dir::State::status "/dev/null";
-APT::Architecture "amd64";
-APT::Sandbox::User "root";
-Acquire::Languages "none";
-Acquire::Retries "2";
-Acquire::http::Timeout "30";
-EOS
-	mv "$APTDIR/apt.conf.tmp" "$APTDIR/apt.conf"
-	export APT_CONFIG=$APTDIR/apt.conf
+	apt_private_config "$APTDIR" amd64
 }
 
 apt_update() {
 	apt_setup
 	log "apt-get update (private config, deb-src on $MIRROR and $SECURITY_MIRROR)"
-	if ! apt-get -q update >"$APTDIR/update.log" 2>&1 ||
-		grep -qE '^(E|W): (Failed to fetch|Some index files failed)' "$APTDIR/update.log"; then
-		sed 's/^/  /' "$APTDIR/update.log" >&2
-		die "cannot reach the Debian mirror ($MIRROR / $SECURITY_MIRROR).
-  Check the network, or choose a mirror: MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security"
-	fi
+	apt_private_update "$APTDIR" "Check the network, or choose a mirror: MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security"
 }
 
 have_source() {
@@ -345,7 +284,7 @@ path)
 	;;
 fetch) do_fetch ;;
 mirrors)
-	pick_mirrors
+	apt_pick_mirrors "Give one: MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security"
 	echo "MIRROR=$MIRROR"
 	echo "SECURITY_MIRROR=$SECURITY_MIRROR"
 	;;

@@ -38,6 +38,8 @@ APTDIR=$BUILD/apt
 
 die() { echo "fetch-base: error: $*" >&2; exit 1; }
 log() { echo "fetch-base: $*" >&2; }
+# shellcheck source=tools/lib/apt.sh
+. "$here/lib/apt.sh"
 
 src_deb=linux-source-5.10_${BASE_VERSION}_all.deb
 cfg_deb=linux-config-5.10_${BASE_VERSION}_amd64.deb
@@ -64,88 +66,25 @@ need_pin() {
 	echo "$sum"
 }
 
-# verify FILE NAME: exit non-zero (with a message) on mismatch
-verify() {
-	local want got
-	want=$(need_pin "$2")
-	got=$(sha256sum "$1" | awk '{print $1}')
-	if [ "$got" != "$want" ]; then
-		log "checksum mismatch for $2 ($1)"
-		log "  expected $want"
-		log "  got      $got"
-		return 1
-	fi
-}
-
-# ---- mirrors, from the system's apt configuration unless given -------------
-system_uris() {
-	{
-		for f in /etc/apt/sources.list.d/*.sources; do
-			[ -r "$f" ] || continue
-			awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }' "$f"
-		done
-		for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-			[ -r "$f" ] || continue
-			awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i !~ /\]$/ && $i !~ /=/) { print $i; break } }' "$f"
-		done
-	} | sed 's:/*$::'
-}
-
-pick_mirrors() {
-	local uris
-	uris=$(system_uris || true)
-	if [ -z "${MIRROR:-}" ]; then
-		MIRROR=$(echo "$uris" | grep -E '/debian$' | head -n1 || true)
-	fi
-	if [ -z "${SECURITY_MIRROR:-}" ]; then
-		SECURITY_MIRROR=$(echo "$uris" | grep -E '/debian-security$' | head -n1 || true)
-		if [ -z "$SECURITY_MIRROR" ] && [ -n "${MIRROR:-}" ]; then
-			SECURITY_MIRROR=${MIRROR%/debian}/debian-security
-		fi
-	fi
-	[ -n "${MIRROR:-}" ] || die "no Debian mirror found in /etc/apt (sources.list or *.sources).
-  Give one: make MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security
-  or use a local copy: make LOCAL_TARBALL=/path/to/linux-source-5.10.tar.xz"
-}
-
-# ---- private apt configuration under $BUILD/apt --------------------------
+# ---- mirrors and the private apt configuration under $BUILD/apt ----------
+# (tools/lib/apt.sh: apt_pick_mirrors, apt_private_config, verify)
 apt_setup() {
-	pick_mirrors
-	mkdir -p "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial"
+	apt_pick_mirrors "Give one: make MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security
+  or use a local copy: make LOCAL_TARBALL=/path/to/linux-source-5.10.tar.xz"
+	mkdir -p "$APTDIR"
 	cat >"$APTDIR/sources.list.tmp" <<EOS
 deb $MIRROR bullseye main
 deb $SECURITY_MIRROR bullseye-security main
 EOS
 	mv "$APTDIR/sources.list.tmp" "$APTDIR/sources.list"
-	cat >"$APTDIR/apt.conf.tmp" <<EOS
-Dir::Etc::SourceList "$APTDIR/sources.list";
-Dir::Etc::SourceParts "/nonexistent";
-Dir::State::Lists "$APTDIR/lists";
-Dir::Cache "$APTDIR/cache";
-Dir::Cache::archives "$APTDIR/cache/archives";
-Dir::Cache::pkgcache "";
-Dir::Cache::srcpkgcache "";
-Dir::State::status "/dev/null";
-APT::Architecture "$APT_ARCH";
-APT::Sandbox::User "root";
-Acquire::Languages "none";
-Acquire::Retries "2";
-Acquire::http::Timeout "30";
-EOS
-	mv "$APTDIR/apt.conf.tmp" "$APTDIR/apt.conf"
-	export APT_CONFIG=$APTDIR/apt.conf
+	apt_private_config "$APTDIR" "$APT_ARCH"
 }
 
 apt_update() {
 	apt_setup
 	log "apt-get update (private config, mirrors $MIRROR and $SECURITY_MIRROR)"
-	if ! apt-get -q update >"$APTDIR/update.log" 2>&1 ||
-		grep -qE '^(E|W): (Failed to fetch|Some index files failed)' "$APTDIR/update.log"; then
-		sed 's/^/  /' "$APTDIR/update.log" >&2
-		die "cannot reach the Debian mirror ($MIRROR / $SECURITY_MIRROR).
-  Check the network, or choose a mirror: make MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security
+	apt_private_update "$APTDIR" "Check the network, or choose a mirror: make MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security
   or use a local copy: make LOCAL_TARBALL=/path/to/linux-source-5.10.tar.xz (or the .deb)"
-	fi
 }
 
 # download PKG VERSION FILENAME -> $DL/FILENAME, verified
@@ -299,7 +238,7 @@ busybox-arm64)
 	echo "$bb"
 	;;
 mirrors)
-	pick_mirrors
+	apt_pick_mirrors "Give one: MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security"
 	echo "MIRROR=$MIRROR"
 	echo "SECURITY_MIRROR=$SECURITY_MIRROR"
 	;;
