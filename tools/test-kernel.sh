@@ -5,6 +5,8 @@
 # configs/kunit-e2e.config for the cpufreq core and schedutil end to end).
 # Prints the bzImage path.
 # Suites call this instead of build-kernel.sh so the kernel is built once.
+# KERNEL_NAME (default x86_64-test) names the build directory and the stamp,
+# for another kernel built once per run the same way (tools/hwp-kernel.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
@@ -13,7 +15,9 @@ if [ -z "${TEST_FRAGMENTS:-}" ]; then
 	TEST_FRAGMENTS="$REPO/Kconfig.fragment $REPO/configs/x86_64-test.config"
 	TEST_FRAGMENTS="$TEST_FRAGMENTS $REPO/configs/kunit-x86.config $REPO/configs/kunit-e2e.config"
 fi
+name=${KERNEL_NAME:-x86_64-test}
 stamp=$BUILD/state/test-kernel.run
+[ "$name" = x86_64-test ] || stamp=$BUILD/state/$name-kernel.run
 if [ -n "${CHECK_RUN_ID:-}" ] && [ -f "$stamp" ] &&
 	[ "$(sed -n 1p "$stamp")" = "$CHECK_RUN_ID $TEST_FRAGMENTS" ] &&
 	[ -f "$(sed -n 2p "$stamp")" ]; then
@@ -21,7 +25,7 @@ if [ -n "${CHECK_RUN_ID:-}" ] && [ -f "$stamp" ] &&
 	exit 0
 fi
 # shellcheck disable=SC2086
-img=$("$here/build-kernel.sh" x86_64-test x86_64 $TEST_FRAGMENTS)
+img=$("$here/build-kernel.sh" "$name" x86_64 $TEST_FRAGMENTS)
 mkdir -p "$BUILD/state"
 printf '%s\n%s\n' "${CHECK_RUN_ID:-none} $TEST_FRAGMENTS" "$img" >"$stamp"
 echo "$img"
