@@ -2,9 +2,15 @@
 # Suite 21: the series is bisectable and survives the configs its headers
 # touch.
 #  - Bisect: in a worktree of the kernel tree, the x86_64 test kernel builds
-#    after each patch (base first). The test fragments are filtered, at each
-#    commit, to the symbols that exist there, so a patch that adds a Kconfig
-#    symbol is built with it from that patch on.
+#    after each patch (base first), incrementally in one output directory.
+#    The test fragments are filtered, at each commit, to the symbols that
+#    exist there, so a patch that adds a Kconfig symbol is built with it from
+#    that patch on. A patch that changes a header rebuilds only the includers
+#    that can break: those whose sources or headers name a function, macro or
+#    function pointer the change touches (tools/bisect-narrow.py); the header
+#    is dated back so that kbuild leaves the other includers alone. The base
+#    and the whole series are built in full, and the test kernel (suite 10)
+#    is the series tip built in full from a clean directory.
 #  - Variants, with the whole series: CONFIG_CPU_FREQ=n,
 #    CONFIG_X86_INTEL_PSTATE=n, CONFIG_SMP=n and CONFIG_ACPI=n (intel_pstate
 #    includes some headers only with ACPI; an include of ours once sat there).
@@ -15,6 +21,7 @@ base=base-$BASE_VERSION
 branch=${SERIES_BRANCH:-series}
 build=$REPO/tools/build-kernel.sh
 wt=$BUILD/wt/bisect
+out=$BUILD/out/bisect
 tmp=$BUILD/tmp/suite21
 mkdir -p "$tmp" "$BUILD/wt"
 
@@ -40,8 +47,29 @@ for c in "$base" $commits; do
 	[ "$c" = "$base" ] && label="base" || label=$(printf 'patch %02d: %s' "$i" "$subj")
 	git -C "$wt" checkout -q --detach "$c" || { echo "FAIL: bisect $label: checkout failed"; i=$((i + 1)); continue; }
 	filter_frags "$wt" "$tmp/bisect.config" "${frags[@]}"
+	narrowed=""
+	if [ "$c" != "$base" ] && [ -f "$out/vmlinux" ]; then
+		if ! "$REPO/tools/bisect-narrow.py" "$wt" "$c" "$out" >"$tmp/narrow" 2>"$tmp/narrow.err"; then
+			cat "$tmp/narrow.err"
+			echo "FAIL: bisect $label: tools/bisect-narrow.py failed"
+			i=$((i + 1))
+			continue
+		fi
+		while read -r kind path _; do
+			case $kind in
+			# 2000-01-01: older than every object in $out
+			header) touch -d @946684800 "$path" ;;
+			object) rm -f "$out/$path" ;;
+			esac
+		done <"$tmp/narrow"
+		narrowed=$(awk -v wt="$wt/" '
+			$1 == "header" { if (h != "") printf "%s; ", s; h = substr($2, length(wt) + 1); n = $3; k = 0; s = "" }
+			$1 == "object" { k++ }
+			h != "" { s = sprintf("%s: %d of %d includers rebuilt", h, k, n) }
+			END { if (h != "") printf "%s", s }' "$tmp/narrow")
+	fi
 	if KSRC=$wt "$build" bisect x86_64 "$tmp/bisect.config" >"$tmp/bisect.log" 2>&1; then
-		echo "PASS: builds at $label"
+		echo "PASS: builds at $label${narrowed:+ ($narrowed)}"
 	else
 		tail -n 8 "$tmp/bisect.log"
 		echo "FAIL: builds at $label: see $BUILD/out/bisect/build.log"
