@@ -146,7 +146,7 @@ fi
 # ---------------------------------------------------- emulated HWP machine
 emu_names=("hwkit selftest passes on emulated HWP"
 	"hwkit selftest catches MIN above a lowered MAX (emulated)"
-	"hwkit selftest catches DESIRED left at 0 (emulated)"
+	"hwkit selftest catches schedutil on the frequency path (emulated)"
 	"hwkit selftest restores scaling_max_freq on SIGTERM (emulated)"
 	"hwkit selftest restores the governor on SIGTERM (emulated)")
 why=
@@ -192,14 +192,14 @@ else
 		fail "${emu_names[1]}" "$(grep -E '^(not )?ok|^rc=|^cpu' "$work/emu/bad-min.out" | tr '\n' '|')"
 	fi
 
-	emu no-desired >"$work/emu/no-desired.out" 2>&1
-	if grep -q '^rc=1$' "$work/emu/no-desired.out" &&
-		grep -q '^not ok .*under load.*DESIRED 0' "$work/emu/no-desired.out" &&
-		grep -q 'adjust_perf not used' "$work/emu/no-desired.out" &&
-		restored "$work/emu/no-desired.out"; then
+	emu freq-path >"$work/emu/freq-path.out" 2>&1
+	if grep -q '^rc=1$' "$work/emu/freq-path.out" &&
+		grep -q '^not ok .*under load.*DESIRED above MIN' "$work/emu/freq-path.out" &&
+		grep -q 'adjust_perf not used' "$work/emu/freq-path.out" &&
+		restored "$work/emu/freq-path.out"; then
 		pass "${emu_names[2]}"
 	else
-		fail "${emu_names[2]}" "$(grep -E '^(not )?ok|^rc=|^cpu' "$work/emu/no-desired.out" | tr '\n' '|')"
+		fail "${emu_names[2]}" "$(grep -E '^(not )?ok|^rc=|^cpu' "$work/emu/freq-path.out" | tr '\n' '|')"
 	fi
 
 	i=3

@@ -3,7 +3,8 @@
 #
 #   tools/series.sh tree          branch $SERIES_BRANCH = base tag + git am patches/*.patch
 #   tools/series.sh export [DIR]  git format-patch the branch into DIR (default patches/);
-#                                 with the default, also write the kernel files (below)
+#                                 with the default (the repository's patches/), also
+#                                 write the kernel files (below)
 #   tools/series.sh status        say whether the branch and patches/ agree
 #   tools/series.sh files-status  say whether the kernel files in the repository
 #                                 are the branch tip's
@@ -275,7 +276,9 @@ export)
 		write_stamp "$(patches_hash)" "$(branch_tip)"
 	fi
 	log "exported $n patches (+ cover letter) from $SERIES_BRANCH to $out"
-	if [ "$out" = "$PATCHES" ]; then
+	# the kernel files belong to the repository's own series only (suite 01
+	# exports scratch series with PATCHES elsewhere)
+	if [ "$out" = "$PATCHES" ] && [ "$PATCHES" -ef "$REPO/patches" ]; then
 		n=$(export_files)
 		log "wrote the series tip's $n kernel files into $REPO (listed in KERNEL-FILES)"
 	fi

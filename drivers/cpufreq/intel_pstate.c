@@ -2615,11 +2615,12 @@ static void intel_cpufreq_adjust_hwp(struct cpudata *cpu, u32 target_pstate,
 	value |= HWP_MAX_PERF(strict ? target_pstate : cpu->max_perf_ratio);
 
 	/*
-	 * A frequency request only sets the floor.  Drop any DESIRED level left
-	 * in the request, or it would keep steering the CPU for a governor that
-	 * does not use it.
+	 * Ask for the target level itself, not only for a floor: with DESIRED
+	 * at 0 the processor may run anywhere up to MAX.  This also replaces
+	 * any DESIRED level that ->adjust_perf() left in the request.
 	 */
 	value &= ~HWP_DESIRED_PERF(~0L);
+	value |= HWP_DESIRED_PERF(target_pstate);
 
 	if (value == prev)
 		return;

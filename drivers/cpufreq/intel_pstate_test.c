@@ -870,7 +870,7 @@ static void intel_pstate_test_suspend(struct kunit *test)
 
 /*
  * A frequency request (another governor, or schedutil without invariance)
- * puts the target into MIN and clears DESIRED that ->adjust_perf() left.
+ * puts the target into MIN and DESIRED, replacing what ->adjust_perf() left.
  */
 static void intel_pstate_test_frequency_path(struct kunit *test)
 {
@@ -887,18 +887,21 @@ static void intel_pstate_test_frequency_path(struct kunit *test)
 
 	intel_cpufreq_adjust_hwp(cpu, 17, false, false);
 	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
-			other | HWP_MIN_PERF(17) | HWP_MAX_PERF(45));
+			other | HWP_MIN_PERF(17) | HWP_MAX_PERF(45) |
+			HWP_DESIRED_PERF(17));
 
 	/* Strict target: MAX at the target as well. */
 	intel_cpufreq_perf_request(cpu, 256, 512, 1024, &value);
 	intel_cpufreq_adjust_hwp(cpu, 30, true, false);
 	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
-			other | HWP_MIN_PERF(30) | HWP_MAX_PERF(30));
+			other | HWP_MIN_PERF(30) | HWP_MAX_PERF(30) |
+			HWP_DESIRED_PERF(30));
 
-	/* And it stays at 0 on the next frequency request. */
+	/* The next frequency request moves DESIRED with MIN. */
 	intel_cpufreq_adjust_hwp(cpu, 8, false, false);
 	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
-			other | HWP_MIN_PERF(8) | HWP_MAX_PERF(45));
+			other | HWP_MIN_PERF(8) | HWP_MAX_PERF(45) |
+			HWP_DESIRED_PERF(8));
 }
 
 /*

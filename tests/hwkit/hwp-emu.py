@@ -12,8 +12,8 @@ ROOT/sys/cpuN/cpufreq/* stand in for /sys/devices/system/cpu/cpuN/cpufreq,
 ROOT/dev/cpu/N/msr for /dev/cpu/N/msr (a sparse file; pread at the MSR
 number reads the value).  A CPU counts as busy while a running process
 whose name starts with hwp_request is pinned to it alone.  MODE: good;
-bad-min (MIN not capped at a lowered MAX, the v2 bug); no-desired (the
-frequency path: DESIRED stays 0)."""
+bad-min (MIN not capped at a lowered MAX, the v2 bug); freq-path (schedutil
+on the frequency path: the target level in MIN and DESIRED alike)."""
 import glob
 import struct
 import sys
@@ -58,12 +58,15 @@ while True:
         gov = rd(cf + "/scaling_governor")
         limit = int(rd(cf + "/scaling_max_freq", "4000000") or 4000000) // 100000
         hi = min(CAP, limit)
-        if gov == "performance":        # frequency path: MIN = MAX, DESIRED 0
-            lo, des = hi, 0
+        target = max(1, -(-int(CAP * min(1.0, util[c] * 1.25) * 100) // 100))
+        if gov == "performance":        # frequency path, strict: MIN = DESIRED = MAX
+            lo = des = hi
+        elif mode == "freq-path":       # frequency path: MIN = DESIRED = target
+            lo = des = max(LOWEST, min(target, hi))
         else:
-            target = max(1, -(-int(CAP * min(1.0, util[c] * 1.25) * 100) // 100))
-            lo = CAP if mode == "bad-min" and c in busy else LOWEST
-            des = 0 if mode == "no-desired" else max(lo, min(target, hi))
+            # bad-min: MIN stays at full capacity above a lowered limit
+            lo = CAP if mode == "bad-min" and c in busy and hi < CAP else LOWEST
+            des = max(lo, min(target, hi))
         val = lo | hi << 8 | des << 16 | EPP << 24
         with open("%s/dev/cpu/%d/msr" % (root, c), "r+b") as f:
             f.seek(0x774)

@@ -103,7 +103,8 @@ def main():
     check("every write with DESIRED: MIN <= DESIRED <= MAX", reqs and not bad,
           "%d writes, %d violate it%s" % (len(reqs), len(bad), (": " + fmt(bad, 3)) if bad else ""))
     # the perf hook: under schedutil with load every write carries DESIRED,
-    # with MIN below it (the frequency path writes DESIRED 0 and MIN = target)
+    # with MIN below it (the frequency path puts the target level into MIN
+    # and DESIRED alike)
     su = phase_writes("spin-cpu0", 0) + phase_writes("spin-cpu1", 1)
     check("schedutil's perf hook in use: DESIRED on every write under load",
           su and all(r["des"] for r in su) and any(r["min"] < r["des"] for r in su),
@@ -176,11 +177,13 @@ def main():
 
     # ---- governors -------------------------------------------------------
     e = end_state("gov-performance", 1)
-    check("performance governor: frequency path (DESIRED 0, MIN = MAX = %d)" % highest[1],
-          e and e["des"] == 0 and e["min"] == highest[1], seen("gov-performance", 1))
+    # performance and powersave ask for their target strictly: MIN, DESIRED
+    # and MAX all at it
+    check("performance governor: frequency path (MIN = DESIRED = MAX = %d)" % highest[1],
+          e and e["min"] == e["des"] == e["max"] == highest[1], seen("gov-performance", 1))
     e = end_state("gov-powersave", 1)
-    check("powersave governor: frequency path (DESIRED 0, MIN = %d)" % lowest,
-          e and e["des"] == 0 and e["min"] == lowest, seen("gov-powersave", 1))
+    check("powersave governor: frequency path (MIN = DESIRED = MAX = %d)" % lowest,
+          e and e["min"] == e["des"] == e["max"] == lowest, seen("gov-powersave", 1))
     rs, e = phase_writes("gov-schedutil", 1), end_state("gov-schedutil", 1)
     check("back to schedutil under load: hints again (DESIRED %d)" % highest[1],
           rs and all(r["des"] for r in rs) and e and e["des"] == highest[1], seen("gov-schedutil", 1))
