@@ -5,12 +5,15 @@
 #    after each patch (base first), incrementally in one output directory.
 #    The test fragments are filtered, at each commit, to the symbols that
 #    exist there, so a patch that adds a Kconfig symbol is built with it from
-#    that patch on. A patch that changes a header rebuilds only the includers
-#    that can break: those whose sources or headers name a function, macro or
-#    function pointer the change touches (tools/bisect-narrow.py); the header
-#    is dated back so that kbuild leaves the other includers alone. The base
-#    and the whole series are built in full, and the test kernel (suite 10)
-#    is the series tip built in full from a clean directory.
+#    that patch on. A patch that changes a header only in functions, function
+#    pointers and macros rebuilds only the includers that can break: those
+#    whose sources or headers name one of them (tools/bisect-narrow.py); the
+#    header is dated back so that kbuild leaves the other includers alone,
+#    and they stay as built before it, also at the tip. Any other header
+#    change (types, members, variables, #include or #if lines) rebuilds
+#    every includer as kbuild would. The base step is a full build of its
+#    own, and the series tip is also built in full, from clean directories,
+#    as the test kernel (suite 10) and in the four variants below.
 #  - Variants, with the whole series: CONFIG_CPU_FREQ=n,
 #    CONFIG_X86_INTEL_PSTATE=n, CONFIG_SMP=n and CONFIG_ACPI=n (intel_pstate
 #    includes some headers only with ACPI; an include of ours once sat there).
@@ -40,6 +43,13 @@ if [ ! -e "$wt/.git" ]; then
 	git -C "$KSRC" worktree add -q --detach "$wt" "$base" || { echo "FAIL: bisect: cannot create worktree $wt"; exit 0; }
 fi
 
+if out_st=$("$REPO/tools/bisect-narrow.py" --self-test 2>&1); then
+	echo "PASS: bisect-narrow narrows only what it can ($(echo "$out_st" | tail -n 1))"
+else
+	echo "$out_st"
+	echo "FAIL: bisect-narrow self-test"
+fi
+
 commits=$(git -C "$KSRC" rev-list --reverse "$base..$branch")
 i=0
 for c in "$base" $commits; do
@@ -58,7 +68,7 @@ for c in "$base" $commits; do
 		while read -r kind path _; do
 			case $kind in
 			# 2000-01-01: older than every object in $out
-			header) touch -d @946684800 "$path" ;;
+			header) touch -c -d @946684800 "$path" ;;
 			object) rm -f "$out/$path" ;;
 			esac
 		done <"$tmp/narrow"

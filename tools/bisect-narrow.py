@@ -2,11 +2,13 @@
 """What a patch's header changes can break, for suite 21's per-patch builds.
 
     bisect-narrow.py KSRC COMMIT OUT
+    bisect-narrow.py --self-test     what it narrows and what not, on examples
 
 KSRC is the kernel tree checked out at COMMIT, OUT the kbuild output
 directory of the build of COMMIT's parent (its .*.cmd files list what every
-object, assembler file and linker script was made from). Prints one line per changed header that
-objects in OUT were compiled with:
+object, assembler file and linker script was made from). Prints, for each
+header the commit changes that it can narrow safely and that objects in
+OUT were made with:
 
     header ABSOLUTE-PATH INCLUDERS
     object RELATIVE-PATH        (zero or more: the includers that can break)
@@ -14,17 +16,19 @@ objects in OUT were compiled with:
 A header the patch changes is included by hundreds of objects (the x86
 topology header by most of the kernel), and kbuild rebuilds them all,
 although only an object that uses what the change declares, defines or
-modifies can stop building. The names the change touches are taken from the
-header's diff with function context (git diff -W): the names of functions,
-function pointers and macros on changed lines, and on the top-level lines of
-the functions and declarations around them (so a changed body names its
-function). An object can break when its source or a header it was
-compiled with mentions one of those names. The printed objects are the
-includers of the changed headers that do; every other includer is left
-alone: suite 21 deletes the printed objects, so that kbuild makes them
-again, and dates the header back, so that kbuild does not remake the others
-on its account. Objects whose source the patch changes are rebuilt by
-kbuild anyway.
+modifies can stop building. When every changed code line of the header's
+diff with function context (git diff -W) declares, defines or calls only
+functions, function pointers and macros, those names, and the names of the
+functions and declarations around the changes (a changed body names its
+function), are what the change touches. An object can break when its source
+or a header it was compiled with mentions one of them; the printed objects
+are the includers that do. Any other changed line (a type, member,
+variable, parameter or local name, or an #include, #if or other directive
+but #define) prints nothing for that header: kbuild rebuilds every includer
+as usual. So does a header the patch deletes. Suite 21 deletes the printed
+objects, so that kbuild makes them again, and dates the header back (touch
+-c), so that kbuild does not remake the others on its account. Objects
+whose source the patch changes are rebuilt by kbuild anyway.
 """
 import os
 import re
@@ -42,18 +46,71 @@ FPTR = re.compile(r"\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\(")
 DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)")
 
 
-def strip_comments(text):
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    return re.sub(r"//[^\n]*", " ", text)
+IDENT = re.compile(r"\b[A-Za-z_]\w*")
 
 
-def names_in(line):
-    if line.lstrip().startswith(("*", "/*", "//")):
-        return set()
-    line = strip_comments(line)
-    found = set(FPTR.findall(line)) | set(DEFINE.findall(line))
-    found |= {n for n in CALL.findall(line) if n not in KEYWORDS}
+def strip_comments(text, incomment):
+    """TEXT without its comments, given whether it starts inside a /* */
+    comment; returns (code, whether it ends inside one)."""
+    code = ""
+    while text:
+        if incomment:
+            end = text.find("*/")
+            if end < 0:
+                return code, True
+            text, incomment = text[end + 2:], False
+            continue
+        start, line = text.find("/*"), text.find("//")
+        if line >= 0 and (start < 0 or line < start):
+            return code + text[:line], False
+        if start < 0:
+            return code + text, False
+        code, text, incomment = code + text[:start] + " ", text[start + 2:], True
+    return code, incomment
+
+
+def names_in(code):
+    """Functions, function pointers and macros that CODE declares, defines
+    or calls."""
+    found = set(FPTR.findall(code)) | set(DEFINE.findall(code))
+    found |= {n for n in CALL.findall(code) if n not in KEYWORDS}
     return found
+
+
+def changed_names(diff):
+    """The names a header diff (git diff -W) touches, or None when a changed
+    line touches something these names cannot stand for (a variable, type,
+    member, parameter or local name, or a preprocessor line other than a
+    #define): then nothing is narrowed."""
+    names = set()
+    state = {"-": False, "+": False}     # inside a /* */ comment, per side
+    for line in diff.splitlines():
+        if line.startswith(("+++", "---", "@@", "diff ", "index ", "\\")):
+            continue
+        kind, text = line[:1], line[1:]
+        if kind == " ":
+            code, state["+"] = strip_comments(text, state["+"])
+            state["-"] = state["+"]
+            # a top-level line (signature, declaration, macro) around a change
+            if text[:1] not in ("", " ", "\t", "}", "{"):
+                names |= names_in(code)
+            continue
+        if kind not in "+-":
+            continue
+        code, state[kind] = strip_comments(text, state[kind])
+        if not code.strip():
+            continue
+        if code.lstrip().startswith("#"):
+            if not DEFINE.match(code):
+                return None
+            names |= set(DEFINE.findall(code))
+            continue
+        found = names_in(code)
+        others = {i for i in IDENT.findall(code) if i not in KEYWORDS} - found
+        if others:
+            return None
+        names |= found
+    return names
 
 
 def git(ksrc, *args):
@@ -61,7 +118,37 @@ def git(ksrc, *args):
                           capture_output=True, text=True).stdout
 
 
+SELF_TEST = [
+    # (what, diff, expected names or None)
+    ("a new declaration and inline", "@@\n+u64 foo(void);\n+/* a\n+ * b(c) d\n+ */\n"
+     "+static inline u64 bar(void)\n+{\n+\treturn 1ULL << 10;\n+}\n", {"foo", "bar"}),
+    ("a macro", "@@\n+#define FOO(x) bar(x)\n", {"FOO"}),
+    ("a changed body names its function", "@@\n static inline int f(void)\n {\n"
+     "-\treturn g();\n+\treturn h();\n }\n", {"f", "g", "h"}),
+    ("a member", "@@\n struct s {\n+\tint x;\n };\n", None),
+    ("an #include", "@@\n+#include <linux/x.h>\n", None),
+    ("an #ifdef", "@@\n-#ifdef CONFIG_A\n+#ifdef CONFIG_B\n", None),
+    ("a pointer store in a body", "@@\n int f(int *v)\n {\n-\t*v = g(1);\n+\t*v = h(1);\n }\n", None),
+    ("a local in a body", "@@\n static inline int f(int a)\n {\n-\treturn a;\n+\treturn a + 1;\n }\n", None),
+    ("a typedef", "@@\n+typedef int foo_t;\n", None),
+    ("an extern variable", "@@\n+extern int foo_var;\n", None),
+]
+
+
+def self_test():
+    bad = 0
+    for what, diff, want in SELF_TEST:
+        got = changed_names(diff)
+        if got != want:
+            print("FAIL: bisect-narrow: %s: got %s, want %s" % (what, got, want))
+            bad += 1
+    print("%d of %d cases as expected" % (len(SELF_TEST) - bad, len(SELF_TEST)))
+    return 1 if bad else 0
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        sys.exit(self_test())
     if len(sys.argv) != 4:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
@@ -93,27 +180,17 @@ def main():
             obj = os.path.relpath(os.path.join(root, f[1:-4]), out)
             deps[obj] = files_
     for h in headers:
-        diff = git(ksrc, "diff", "-W", "--no-color", commit + "^", commit, "--", h)
-        # names on changed lines, and on the top-level lines (signatures,
-        # declarations, macros) of the functions around them: with -W a
-        # hunk holds every function it changes whole
-        names = set()
-        for line in diff.splitlines():
-            if line.startswith(("+++", "---", "@@", "diff ", "index ")):
-                continue
-            if line[:1] in "+-":
-                names |= names_in(line[1:])
-            elif line[1:2] not in ("", " ", "\t", "}", "{"):
-                names |= names_in(line[1:])
         absh = os.path.join(ksrc, h)
+        if not os.path.exists(absh):
+            continue        # deleted: kbuild rebuilds (and fails) its includers
+        diff = git(ksrc, "diff", "-W", "--no-color", commit + "^", commit, "--", h)
+        names = changed_names(diff)
         includers = {o for o, fs in deps.items() if absh in fs}
-        if not includers:
-            continue
-        print("header", absh, len(includers))
         if os.environ.get("BISECT_NARROW_DEBUG"):
-            print("names", " ".join(sorted(names)), file=sys.stderr)
-        if not names:
-            continue
+            print(h, "names", names, file=sys.stderr)
+        if not includers or not names:
+            continue        # nothing to narrow, or not safely: kbuild as usual
+        print("header", absh, len(includers))
         hits = git(ksrc, "grep", "-l", "-w", *sum((["-e", n] for n in sorted(names)), []),
                    "--", "*.c", "*.h", "*.S").split()
         # the changed headers themselves name what they declare: every

@@ -136,10 +136,18 @@ kfiles_header() {
 # and drop the files an earlier export wrote that the series no longer has.
 export_files() {
 	local f mode tmp
+	# a kernel path that is one of the project's own files would overwrite it
+	while read -r f; do
+		if git -C "$REPO" ls-files --error-unmatch -- "$f" >/dev/null 2>&1 &&
+			! grep -qxF -- "$f" "$KFILES" 2>/dev/null; then
+			die "the series changes $f, which is one of the project's own files
+  here (tracked, not listed in KERNEL-FILES): not overwriting it"
+		fi
+	done < <(series_files)
 	tmp=$(mktemp "$BUILD/.kfiles.XXXXXX")
 	{ kfiles_header; series_files; } >"$tmp"
 	if [ -f "$KFILES" ]; then
-		grep -v '^#' "$KFILES" | while read -r f; do
+		{ grep -v '^#' "$KFILES" || true; } | while read -r f; do
 			[ -n "$f" ] || continue
 			grep -qxF -- "$f" "$tmp" || { rm -f "$REPO/$f"; rmdir -p --ignore-fail-on-non-empty "$(dirname "$REPO/$f")" 2>/dev/null || true; }
 		done
@@ -167,6 +175,9 @@ files_match() {
 	while read -r f; do
 		if [ ! -f "$REPO/$f" ]; then
 			echo "missing: $f"
+			rc=1
+		elif [ "$(g ls-tree "$SERIES_BRANCH" -- "$f" | cut -d' ' -f1)" != "$(if [ -x "$REPO/$f" ]; then echo 100755; else echo 100644; fi)" ]; then
+			echo "mode differs from the series tip: $f"
 			rc=1
 		elif ! g show "$SERIES_BRANCH:$f" | cmp -s - "$REPO/$f"; then
 			echo "differs from the series tip: $f"

@@ -139,9 +139,10 @@ splat_check setup
 # invariance away at the next tick), ->adjust_perf() must not be called
 # any more, and the request each CPU runs with must come from the frequency
 # path, i.e. ->fast_switch() must have been called after the last hints.
-# That call is where intel_pstate clears HWP DESIRED (its KUnit case
-# intel_pstate_test_frequency_path checks the clearing); a driver left with
-# the last hints is the stale DESIRED of the pitfall list.
+# That call is where intel_pstate replaces the hints' HWP DESIRED with the
+# frequency's level (its KUnit case intel_pstate_test_frequency_path checks
+# it); a driver left with the last hints is the stale DESIRED of the
+# pitfall list.
 if want invariance && [ -e $PT/invariance ]; then
 	scenario_start
 	# the stale-hints bug failed 10 phases out of 10: 4 phases

@@ -11,7 +11,9 @@
  *
  *  - scaling_driver is intel_cpufreq and scaling_governor is schedutil;
  *  - under load, MIN <= DESIRED <= MAX, DESIRED above MIN (a frequency
- *    request puts the same level into both) and EPP is untouched;
+ *    request puts the same level into both) and EPP is untouched; skipped
+ *    when scaling_min_freq is at scaling_max_freq, where hints and
+ *    frequencies look alike;
  *  - DESIRED falls again after the CPU has been idle;
  *  - MAX follows a lowered scaling_max_freq (and MIN does not exceed it),
  *    and comes back when the limit is restored;
@@ -474,6 +476,20 @@ static int find_cpus(int *cpus, int max)
 	return n;
 }
 
+/*
+ * Is the policy minimum at the maximum?  Then MIN is at MAX on both paths
+ * and hints cannot be told from frequencies.
+ */
+static bool floor_at_max(int cpu)
+{
+	char lo[32], hi[32];
+
+	if (cpufreq_read(cpu, "scaling_min_freq", lo, sizeof(lo)) ||
+	    cpufreq_read(cpu, "scaling_max_freq", hi, sizeof(hi)))
+		return false;
+	return strtoul(lo, NULL, 10) >= strtoul(hi, NULL, 10);
+}
+
 /* DESIRED under load, then after idle. */
 static unsigned int test_load_and_idle(int cpu, unsigned int epp)
 {
@@ -483,6 +499,11 @@ static unsigned int test_load_and_idle(int cpu, unsigned int epp)
 	sample_cpu(cpu, epp, &busy);
 	stop_load();
 
+	if (busy.min >= busy.max && floor_at_max(cpu)) {
+		ksft_test_result_skip("cpu%d: scaling_min_freq at the maximum (%s)\n",
+				      cpu, sample_str(&busy));
+		return busy.max;
+	}
 	ksft_test_result(busy.ordered && !busy.zero && busy.above && !busy.epp_changed,
 			 "cpu%d: under load MIN <= DESIRED <= MAX, DESIRED above MIN, EPP kept (%s)\n",
 			 cpu, sample_str(&busy));
@@ -576,6 +597,11 @@ static void test_governor_switch(int cpu, unsigned int epp)
 	start_load(cpu);
 	sample_cpu(cpu, epp, &s);
 	stop_load();
+	if (s.min >= s.max && !strcmp(buf, "schedutil") && floor_at_max(cpu)) {
+		ksft_test_result_skip("cpu%d: back to schedutil, floor at the maximum (%s)\n",
+				      cpu, sample_str(&s));
+		return;
+	}
 	ksft_test_result(!strcmp(buf, "schedutil") && s.ordered && !s.zero && s.above,
 			 "cpu%d: back to %s, DESIRED steered again (%s)\n",
 			 cpu, buf, sample_str(&s));
