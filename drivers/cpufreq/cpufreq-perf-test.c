@@ -50,6 +50,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/topology.h>
+#include <uapi/linux/sched/types.h>
 
 /* Rate limit that schedutil derives from policy->transition_delay_us. */
 #define PT_RATE_LIMIT_US	20000
@@ -82,12 +83,16 @@ struct pt_record {
 	unsigned long target_calls;
 	/* calls with interrupts on, or for another CPU than the local one */
 	unsigned long bad_context;
-	/* ->adjust_perf() calls with min_perf > target_perf */
-	unsigned long min_above_target;
+	/* ->adjust_perf() calls without min <= target <= max <= capacity */
+	unsigned long bad_hints;
 	unsigned long last_min_perf;
 	unsigned long last_target_perf;
+	unsigned long last_max_perf;
 	unsigned long last_capacity;
 	unsigned long max_target_perf;
+	/* the highest min_perf and the lowest max_perf seen */
+	unsigned long max_min_perf;
+	unsigned long min_max_perf;
 	u64 last_adjust_ns;
 	u64 min_adjust_gap_ns;
 	unsigned int last_freq;
@@ -125,6 +130,7 @@ static void pt_reset(unsigned int cpu)
 	last_call = pc->rec.last_call;
 	memset(&pc->rec, 0, sizeof(pc->rec));
 	pc->rec.min_adjust_gap_ns = U64_MAX;
+	pc->rec.min_max_perf = ULONG_MAX;
 	pc->rec.cur_freq = cur_freq;
 	pc->rec.last_call = last_call;
 	raw_spin_unlock_irqrestore(&pc->lock, flags);
@@ -218,26 +224,35 @@ static unsigned int pt_cpufreq_fast_switch(struct cpufreq_policy *policy,
 	return target_freq;
 }
 
-static void pt_cpufreq_adjust_perf(unsigned int cpu, unsigned long min_perf,
+static void pt_cpufreq_adjust_perf(struct cpufreq_policy *policy,
+				   unsigned long min_perf,
 				   unsigned long target_perf,
+				   unsigned long max_perf,
 				   unsigned long capacity)
 {
-	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
+	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, policy->cpu);
 	u64 now = local_clock();
 	struct pt_record *rec = &pc->rec;
 
 	raw_spin_lock(&pc->lock);
 	rec->adjust_perf_calls++;
 	rec->last_call = PT_CALL_ADJUST_PERF;
-	if (!irqs_disabled() || cpu != smp_processor_id())
+	if (!irqs_disabled() || policy->cpu != smp_processor_id() ||
+	    !cpumask_equal(policy->cpus, cpumask_of(policy->cpu)))
 		rec->bad_context++;
-	if (min_perf > target_perf)
-		rec->min_above_target++;
+	if (min_perf > target_perf || target_perf > max_perf ||
+	    max_perf > capacity)
+		rec->bad_hints++;
 	rec->last_min_perf = min_perf;
 	rec->last_target_perf = target_perf;
+	rec->last_max_perf = max_perf;
 	rec->last_capacity = capacity;
 	if (target_perf > rec->max_target_perf)
 		rec->max_target_perf = target_perf;
+	if (min_perf > rec->max_min_perf)
+		rec->max_min_perf = min_perf;
+	if (max_perf < rec->min_max_perf)
+		rec->min_max_perf = max_perf;
 	if (rec->last_adjust_ns && now - rec->last_adjust_ns < rec->min_adjust_gap_ns)
 		rec->min_adjust_gap_ns = now - rec->last_adjust_ns;
 	rec->last_adjust_ns = now;
@@ -337,16 +352,16 @@ static int pt_stats_show(struct seq_file *m, void *v)
 	struct pt_record rec;
 	unsigned int cpu;
 
-	seq_puts(m, "cpu adjust_perf fast_switch target bad_context min_above_target last_min last_target last_capacity max_target last_freq cur_freq last_call\n");
+	seq_puts(m, "cpu adjust_perf fast_switch target bad_context bad_hints last_min last_target last_capacity max_target last_freq cur_freq last_call last_max\n");
 	for_each_possible_cpu(cpu) {
 		pt_snapshot(cpu, &rec);
-		seq_printf(m, "%u %lu %lu %lu %lu %lu %lu %lu %lu %lu %u %u %s\n",
+		seq_printf(m, "%u %lu %lu %lu %lu %lu %lu %lu %lu %lu %u %u %s %lu\n",
 			   cpu, rec.adjust_perf_calls, rec.fast_switch_calls,
 			   rec.target_calls, rec.bad_context,
-			   rec.min_above_target, rec.last_min_perf,
+			   rec.bad_hints, rec.last_min_perf,
 			   rec.last_target_perf, rec.last_capacity,
 			   rec.max_target_perf, rec.last_freq, rec.cur_freq,
-			   call_names[rec.last_call]);
+			   call_names[rec.last_call], rec.last_max_perf);
 	}
 	return 0;
 }
@@ -768,11 +783,15 @@ static void pt_test_perf_path(struct kunit *test)
 		   load.last_capacity, load.min_adjust_gap_ns);
 	pt_expect_path(test, &load, cpu, true);
 	KUNIT_EXPECT_GE(test, load.adjust_perf_calls, 5UL);
-	KUNIT_EXPECT_EQ(test, load.min_above_target, 0UL);
+	KUNIT_EXPECT_EQ(test, load.bad_hints, 0UL);
 	KUNIT_EXPECT_GT(test, capacity, 0UL);
 	KUNIT_EXPECT_EQ(test, load.last_capacity, capacity);
-	/* A CPU-bound task drives utilization to capacity, plus headroom. */
-	KUNIT_EXPECT_GE(test, load.max_target_perf, capacity);
+	/*
+	 * A CPU-bound task drives utilization to capacity: with the headroom,
+	 * the target reaches the capacity, which is also the most allowed.
+	 */
+	KUNIT_EXPECT_EQ(test, load.max_target_perf, capacity);
+	KUNIT_EXPECT_EQ(test, load.last_max_perf, capacity);
 	KUNIT_EXPECT_LE(test, load.last_min_perf, load.last_target_perf);
 	KUNIT_EXPECT_GE(test, load.min_adjust_gap_ns,
 			(u64)PT_RATE_LIMIT_US * NSEC_PER_USEC - PT_RATE_SLACK_NS);
@@ -789,9 +808,165 @@ static void pt_test_perf_path(struct kunit *test)
 	pt_expect_path(test, &idle, cpu, true);
 	KUNIT_EXPECT_LT(test, idle.last_target_perf, capacity / 4);
 	KUNIT_EXPECT_LT(test, idle.last_target_perf, load.max_target_perf);
-	KUNIT_EXPECT_EQ(test, idle.min_above_target, 0UL);
+	KUNIT_EXPECT_EQ(test, idle.bad_hints, 0UL);
 	KUNIT_EXPECT_GE(test, idle.min_adjust_gap_ns,
 			(u64)PT_RATE_LIMIT_US * NSEC_PER_USEC - PT_RATE_SLACK_NS);
+}
+
+/* Some ->adjust_perf() calls, one of which allowed at most @max. */
+static bool pt_capped(const struct pt_record *rec, unsigned long max)
+{
+	return rec->adjust_perf_calls >= 5 && rec->last_max_perf <= max &&
+	       rec->last_target_perf <= max;
+}
+
+/* Some ->adjust_perf() calls, one of which required at least @min. */
+static bool pt_floored(const struct pt_record *rec, unsigned long min)
+{
+	return rec->adjust_perf_calls >= 5 && rec->max_min_perf >= min;
+}
+
+/* Set the uclamp minimum and maximum of @p, which is SCHED_NORMAL. */
+static void pt_set_uclamp(struct kunit *test, struct task_struct *p,
+			  unsigned int min, unsigned int max)
+{
+	struct sched_attr attr = {
+		.size		= sizeof(attr),
+		.sched_policy	= SCHED_NORMAL,
+		.sched_flags	= SCHED_FLAG_UTIL_CLAMP,
+		.sched_util_min	= min,
+		.sched_util_max	= max,
+	};
+
+	KUNIT_ASSERT_EQ(test, sched_setattr_nocheck(p, &attr), 0);
+}
+
+/*
+ * uclamp on the perf path: a uclamp maximum on a CPU-bound task caps what is
+ * allowed and the target at once, although the CPU never idles (the "hold
+ * while busy" filter must not keep the target above the cap); a uclamp minimum
+ * on a task that hardly runs is required whenever it is runnable.
+ */
+static void pt_test_perf_uclamp(struct kunit *test)
+{
+	unsigned int cpu = pt_load_cpu();
+	unsigned long capacity = arch_scale_cpu_capacity(cpu);
+	struct pt_record rec;
+	struct task_struct *task;
+
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	KUNIT_ASSERT_TRUE(test, pt_perf_path_expected(test));
+	msleep(100);
+
+	pt_reset(cpu);
+	task = pt_start(test, pt_hog_fn, cpu, true);
+	pt_wait_for(cpu, pt_loaded, capacity, &rec);
+	KUNIT_EXPECT_EQ(test, rec.max_target_perf, capacity);
+
+	pt_set_uclamp(test, task, 0, capacity / 4);
+	pt_reset(cpu);
+	pt_wait_for(cpu, pt_capped, capacity / 4, &rec);
+	pt_stop(test, task);
+	kunit_info(test, "CPU%u, uclamp max %lu: last min/target/max %lu/%lu/%lu, lowest max %lu\n",
+		   cpu, capacity / 4, rec.last_min_perf, rec.last_target_perf,
+		   rec.last_max_perf, rec.min_max_perf);
+	pt_expect_path(test, &rec, cpu, true);
+	KUNIT_EXPECT_EQ(test, rec.bad_hints, 0UL);
+	KUNIT_EXPECT_LE(test, rec.min_max_perf, capacity / 4);
+	KUNIT_EXPECT_LE(test, rec.last_max_perf, capacity / 4);
+	KUNIT_EXPECT_LE(test, rec.last_target_perf, capacity / 4);
+
+	pt_reset(cpu);
+	task = pt_start(test, pt_ticker_fn, cpu, true);
+	pt_set_uclamp(test, task, capacity / 2, capacity);
+	pt_wait_for(cpu, pt_floored, capacity / 2, &rec);
+	pt_stop(test, task);
+	kunit_info(test, "CPU%u, uclamp min %lu: highest min %lu, last min/target/max %lu/%lu/%lu\n",
+		   cpu, capacity / 2, rec.max_min_perf, rec.last_min_perf,
+		   rec.last_target_perf, rec.last_max_perf);
+	pt_expect_path(test, &rec, cpu, true);
+	KUNIT_EXPECT_EQ(test, rec.bad_hints, 0UL);
+	KUNIT_EXPECT_GE(test, rec.max_min_perf, capacity / 2);
+}
+
+/*
+ * A runnable RT task requires the full capacity: without uclamp through
+ * the governor, with uclamp through the RT default uclamp minimum.
+ */
+static void pt_test_perf_rt(struct kunit *test)
+{
+	unsigned int cpu = pt_load_cpu();
+	unsigned long capacity = arch_scale_cpu_capacity(cpu);
+	struct task_struct *task;
+	struct pt_record rec;
+
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	KUNIT_ASSERT_TRUE(test, pt_perf_path_expected(test));
+	msleep(100);
+
+	pt_reset(cpu);
+	task = pt_start(test, pt_ticker_fn, cpu, true);
+	sched_set_fifo_low(task);
+	pt_wait_for(cpu, pt_floored, capacity, &rec);
+	pt_stop(test, task);
+	kunit_info(test, "CPU%u, RT task: highest min %lu\n", cpu,
+		   rec.max_min_perf);
+	pt_expect_path(test, &rec, cpu, true);
+	KUNIT_EXPECT_EQ(test, rec.bad_hints, 0UL);
+	KUNIT_EXPECT_EQ(test, rec.max_min_perf, capacity);
+}
+
+/*
+ * A DEADLINE task requires its bandwidth, without headroom: 2 ms every
+ * 10 ms is a fifth of the capacity, plus IRQ pressure.  DEADLINE tasks must
+ * be allowed on every CPU of their root domain when they get the policy, so
+ * the task is bound to the load CPU afterwards, before it first runs.
+ */
+static void pt_test_perf_deadline(struct kunit *test)
+{
+	struct sched_attr attr = {
+		.size		= sizeof(attr),
+		.sched_policy	= SCHED_DEADLINE,
+		.sched_runtime	= 2 * NSEC_PER_MSEC,
+		.sched_deadline	= 10 * NSEC_PER_MSEC,
+		.sched_period	= 10 * NSEC_PER_MSEC,
+	};
+	struct pt_ctx *ctx = test->priv;
+	unsigned int cpu = pt_load_cpu();
+	unsigned long capacity = arch_scale_cpu_capacity(cpu);
+	unsigned long bw = capacity * 2 / 10;
+	struct task_struct *task;
+	struct pt_record rec;
+	int i;
+
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	KUNIT_ASSERT_TRUE(test, pt_perf_path_expected(test));
+	msleep(100);
+
+	for (i = 0; i < PT_MAX_HOGS && ctx->hogs[i]; i++)
+		;
+	KUNIT_ASSERT_LT(test, i, PT_MAX_HOGS);
+	task = kthread_create(pt_ticker_fn, NULL, "pt_dl/%u", cpu);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	ctx->hogs[i] = task;
+	KUNIT_ASSERT_EQ(test, sched_setattr_nocheck(task, &attr), 0);
+	kthread_bind(task, cpu);
+	pt_reset(cpu);
+	wake_up_process(task);
+
+	pt_wait_for(cpu, pt_floored, bw, &rec);
+	pt_stop(test, task);
+	kunit_info(test, "CPU%u, DEADLINE 2/10 ms: highest min %lu of %lu\n",
+		   cpu, rec.max_min_perf, capacity);
+	pt_expect_path(test, &rec, cpu, true);
+	KUNIT_EXPECT_EQ(test, rec.bad_hints, 0UL);
+	KUNIT_EXPECT_GE(test, rec.max_min_perf, bw);
+	/*
+	 * No headroom on what is required (it would make it 1.25 * bw), and
+	 * no RT-style full capacity; the IRQ pressure comes on top, a few
+	 * units at most in a guest that is otherwise idle.
+	 */
+	KUNIT_EXPECT_LT(test, rec.max_min_perf, bw + bw / 8);
 }
 #endif /* CONFIG_ARM64 */
 
@@ -854,7 +1029,7 @@ static void pt_test_invariance_lost_under_load(struct kunit *test)
 			static_branch_disable(&arch_scale_freq_key);
 		pt_snapshot(cpu, &rec);
 		KUNIT_EXPECT_EQ(test, rec.bad_context, 0UL);
-		KUNIT_EXPECT_EQ(test, rec.min_above_target, 0UL);
+		KUNIT_EXPECT_EQ(test, rec.bad_hints, 0UL);
 		perf_calls += rec.adjust_perf_calls;
 	}
 	kunit_info(test, "%lu ->adjust_perf() calls in %d invariant window(s)\n",
@@ -1125,6 +1300,9 @@ static struct kunit_case pt_test_cases[] = {
 	KUNIT_CASE(pt_test_adjust_perf_needs_fast_switch),
 #ifdef CONFIG_ARM64
 	KUNIT_CASE(pt_test_perf_path),
+	KUNIT_CASE(pt_test_perf_rt),
+	KUNIT_CASE(pt_test_perf_deadline),
+	KUNIT_CASE(pt_test_perf_uclamp),
 #endif
 #ifdef CONFIG_X86
 	KUNIT_CASE(pt_test_fallback_without_invariance),

@@ -2139,35 +2139,47 @@ EXPORT_SYMBOL_GPL(cpufreq_driver_fast_switch);
 
 /**
  * cpufreq_driver_adjust_perf - Pass performance hints to the cpufreq driver.
- * @cpu: CPU whose performance level is to be adjusted.
+ * @policy: cpufreq policy of the CPU whose performance level is to be adjusted.
  * @min_perf: Required performance level, in the units of @capacity.
  * @target_perf: Desired performance level, in the units of @capacity.
- * @capacity: Capacity of @cpu, the performance level at which it runs flat out.
+ * @max_perf: Highest performance level allowed, in the units of @capacity.
+ * @capacity: Capacity of the CPU, the performance level at which it runs flat
+ *	      out.
  *
- * Invoke the ->adjust_perf() callback of the registered driver, which must
- * select a performance level at or above @min_perf and, where possible, at or
- * below @target_perf.  Values of @min_perf and @target_perf at or above
- * @capacity ask for the highest performance level available.
+ * Invoke the ->adjust_perf() callback of the registered driver for the CPU of
+ * @policy, which must be a policy of that CPU alone.  The driver must select a
+ * performance level at or above @min_perf, which is required (the bandwidth
+ * of DEADLINE tasks, a uclamp minimum, a runnable RT task), and at or below
+ * @max_perf, which is the most that is allowed (a uclamp maximum), and should
+ * select one as close to @target_perf as it can.  The governor passes
+ * @min_perf <= @target_perf <= @max_perf <= @capacity; should the limits of
+ * the policy or of the hardware not allow all three, @min_perf wins over
+ * @max_perf.  A value at or above @capacity asks for the highest
+ * performance level available (for @max_perf: no limit).
  *
- * The callback runs in scheduler context: under the runqueue lock of @cpu,
+ * The callback runs in scheduler context: under the runqueue lock of the CPU,
  * with interrupts disabled and inside an RCU-sched read-side critical section.
- * It must not sleep and should return quickly.
+ * It must not sleep, also not on PREEMPT_RT (which is why it is passed the
+ * policy rather than looking it up), must not take sleeping locks and should
+ * return quickly.
  *
- * Only call this function while fast switching is enabled for the policy of
- * @cpu (policy->fast_switch_enabled is set) and the driver has ->adjust_perf()
+ * Only call this function while fast switching is enabled for @policy
+ * (policy->fast_switch_enabled is set) and the driver has ->adjust_perf()
  * (see cpufreq_driver_has_adjust_perf()).  The caller must ensure that it
  * never runs twice in parallel for the same CPU, nor in parallel with the
  * ->target(), ->target_index() or ->fast_switch() callbacks for that CPU.
  *
- * Unlike cpufreq_driver_fast_switch(), this does not update policy->cur or
- * the frequency statistics: the driver does not report what it selected.
+ * Unlike cpufreq_driver_fast_switch(), this does not update the frequency
+ * statistics, and policy->cur only if the driver does.
  */
-void cpufreq_driver_adjust_perf(unsigned int cpu,
+void cpufreq_driver_adjust_perf(struct cpufreq_policy *policy,
 				unsigned long min_perf,
 				unsigned long target_perf,
+				unsigned long max_perf,
 				unsigned long capacity)
 {
-	cpufreq_driver->adjust_perf(cpu, min_perf, target_perf, capacity);
+	cpufreq_driver->adjust_perf(policy, min_perf, target_perf, max_perf,
+				    capacity);
 }
 
 /**

@@ -2679,11 +2679,15 @@ static struct hwp_perf_limits intel_cpufreq_hwp_limits(struct cpudata *cpu)
 	struct hwp_perf_limits lim = {
 		.ref = READ_ONCE(cpu->hwp_perf_ref),
 		.lowest = cpu->pstate.min_pstate,
-		.min_ratio = cpu->min_perf_ratio,
-		.max_ratio = cpu->max_perf_ratio,
+		.min_ratio = READ_ONCE(cpu->min_perf_ratio),
+		.max_ratio = READ_ONCE(cpu->max_perf_ratio),
 	};
 
-	if (global.no_turbo || global.turbo_disabled)
+	/*
+	 * Every value that another context may update is read once, so that
+	 * the request is composed from one snapshot of them.
+	 */
+	if (READ_ONCE(global.no_turbo) || READ_ONCE(global.turbo_disabled))
 		lim.cap = HWP_GUARANTEED_PERF(hwp_cap);
 	else
 		lim.cap = HWP_HIGHEST_PERF(hwp_cap);
@@ -2692,20 +2696,21 @@ static struct hwp_perf_limits intel_cpufreq_hwp_limits(struct cpudata *cpu)
 }
 
 /*
- * Compose the HWP request for a pair of performance hints and store it in the
+ * Compose the HWP request for a set of performance hints and store it in the
  * cache.  Return true if it differs from the cached one, that is, if the
  * HWP_REQUEST register needs to be written.
  */
 static bool intel_cpufreq_perf_request(struct cpudata *cpu,
 				       unsigned long min_perf,
 				       unsigned long target_perf,
+				       unsigned long max_perf,
 				       unsigned long capacity, u64 *value)
 {
 	struct hwp_perf_limits lim = intel_cpufreq_hwp_limits(cpu);
 	struct hwp_perf_levels l;
 	u64 prev = READ_ONCE(cpu->hwp_req_cached);
 
-	l = hwp_perf_select(&lim, min_perf, target_perf, capacity);
+	l = hwp_perf_select(&lim, min_perf, target_perf, max_perf, capacity);
 	*value = hwp_perf_request(prev, &l);
 	cpu->pstate.current_pstate = l.desired;
 
@@ -2716,18 +2721,27 @@ static bool intel_cpufreq_perf_request(struct cpudata *cpu,
 	return true;
 }
 
-static void intel_cpufreq_adjust_perf(unsigned int cpunum,
+static void intel_cpufreq_adjust_perf(struct cpufreq_policy *policy,
 				      unsigned long min_perf,
 				      unsigned long target_perf,
+				      unsigned long max_perf,
 				      unsigned long capacity)
 {
-	struct cpudata *cpu = all_cpu_data[cpunum];
+	struct cpudata *cpu = all_cpu_data[policy->cpu];
 	int old_pstate = cpu->pstate.current_pstate;
 	u64 value;
 
-	if (intel_cpufreq_perf_request(cpu, min_perf, target_perf, capacity,
-				       &value))
+	if (intel_cpufreq_perf_request(cpu, min_perf, target_perf, max_perf,
+				       capacity, &value))
 		wrmsrl(MSR_HWP_REQUEST, value);
+
+	/*
+	 * The core does not update policy->cur for ->adjust_perf(): report the
+	 * frequency of the desired level, so that scaling_cur_freq and
+	 * /proc/cpuinfo are not stale where they show policy->cur (nohz_full
+	 * CPUs, which APERF/MPERF sampling leaves out).
+	 */
+	policy->cur = cpu->pstate.current_pstate * cpu->pstate.scaling;
 
 	intel_cpufreq_trace(cpu, INTEL_PSTATE_TRACE_FAST_SWITCH, old_pstate);
 }

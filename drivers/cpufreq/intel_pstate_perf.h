@@ -74,18 +74,20 @@ static inline int hwp_perf_scale(unsigned long perf, unsigned long capacity,
 }
 
 /**
- * hwp_perf_select - Choose HWP levels for a pair of performance hints.
+ * hwp_perf_select - Choose HWP levels for a set of performance hints.
  * @lim: Bounds of the request.
  * @min_perf: Required performance, in the units of @capacity.
  * @target_perf: Desired performance, in the units of @capacity.
+ * @max_perf: Highest performance allowed, in the units of @capacity.
  * @capacity: Capacity of the CPU (see hwp_perf_scale()).
  *
  * The hints are scaled to @lim->ref; a hint at or above @capacity asks for
- * @lim->cap where that is above @lim->ref.  The minimum is the level required
- * by @min_perf, raised to the lowest level and to the policy minimum, and then
- * lowered to the policy maximum, which takes precedence over everything else.
- * The maximum is @lim->cap lowered to the policy maximum, but never below the
- * minimum.  The desired level is the one that provides @target_perf (the
+ * @lim->cap where that is above @lim->ref (for @max_perf: no limit).  The
+ * minimum is the level required by @min_perf, raised to the lowest level and
+ * to the policy minimum, and then lowered to the policy maximum, which takes
+ * precedence over everything else.  The maximum is the level allowed by
+ * @max_perf, lowered to @lim->cap and to the policy maximum, but never below
+ * the minimum.  The desired level is the one that provides @target_perf (the
  * maximum for a hint at or above @capacity), within the minimum and the
  * maximum.
  *
@@ -93,7 +95,8 @@ static inline int hwp_perf_scale(unsigned long perf, unsigned long capacity,
  */
 static inline struct hwp_perf_levels
 hwp_perf_select(const struct hwp_perf_limits *lim, unsigned long min_perf,
-		unsigned long target_perf, unsigned long capacity)
+		unsigned long target_perf, unsigned long max_perf,
+		unsigned long capacity)
 {
 	struct hwp_perf_levels l;
 
@@ -112,6 +115,8 @@ hwp_perf_select(const struct hwp_perf_limits *lim, unsigned long min_perf,
 	l.min = min(l.min, lim->max_ratio);
 
 	l.max = min(lim->cap, lim->max_ratio);
+	if (max_perf < capacity)
+		l.max = min(l.max, hwp_perf_scale(max_perf, capacity, lim->ref));
 	l.max = max(l.max, l.min);
 
 	if (target_perf >= capacity)

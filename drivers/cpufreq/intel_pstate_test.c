@@ -152,6 +152,8 @@ static const struct pstate_test_limits lim_emu_no_turbo = {
  * @min: Expected MIN field.
  * @max: Expected MAX field.
  * @desired: Expected DESIRED field.
+ * @max_perf: Allowed performance; 0 (not given) stands for @capacity, no
+ *	      limit, which is what schedutil passes without uclamp.
  */
 struct pstate_test_case {
 	const char *name;
@@ -162,6 +164,7 @@ struct pstate_test_case {
 	int min;
 	int max;
 	int desired;
+	unsigned long max_perf;
 };
 
 /**
@@ -273,8 +276,9 @@ static void pstate_test_run_cases(struct kunit *test,
 	for (c = cases; c < cases + n; c++) {
 		cpu = pstate_test_cpu(test, c->lim, before);
 		write = intel_cpufreq_perf_request(cpu, c->min_perf,
-						   c->target_perf, c->capacity,
-						   &value);
+						   c->target_perf,
+						   c->max_perf ?: c->capacity,
+						   c->capacity, &value);
 		l = pstate_test_levels(cpu->hwp_req_cached);
 
 		KUNIT_EXPECT_EQ_MSG(test, l.min, c->min, "%s: MIN", c->name);
@@ -536,12 +540,12 @@ static void intel_pstate_test_cap(struct kunit *test)
 
 	/* MAX follows the cached capabilities when the platform changes them. */
 	cpu = pstate_test_cpu(test, &lim_no_turbo, pstate_test_request(0, 0, 0));
-	intel_cpufreq_perf_request(cpu, 0, 1024, 1024, &value);
+	intel_cpufreq_perf_request(cpu, 0, 1024, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 30);
 
 	cpu->hwp_cap_cached = (cpu->hwp_cap_cached & ~GENMASK_ULL(15, 8)) |
 			      (u64)20 << 8;
-	intel_cpufreq_perf_request(cpu, 0, 1024, 1024, &value);
+	intel_cpufreq_perf_request(cpu, 0, 1024, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 20);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).max, 20);
 
@@ -550,14 +554,14 @@ static void intel_pstate_test_cap(struct kunit *test)
 	 * the reference when the limits update refreshes it.
 	 */
 	global.no_turbo = false;
-	intel_cpufreq_perf_request(cpu, 0, 1024, 1024, &value);
+	intel_cpufreq_perf_request(cpu, 0, 1024, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 40);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).max, 40);
-	intel_cpufreq_perf_request(cpu, 0, 512, 1024, &value);
+	intel_cpufreq_perf_request(cpu, 0, 512, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 15);
 
 	cpu->hwp_perf_ref = 40;
-	intel_cpufreq_perf_request(cpu, 0, 512, 1024, &value);
+	intel_cpufreq_perf_request(cpu, 0, 512, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 20);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).max, 40);
 }
@@ -588,6 +592,47 @@ static void intel_pstate_test_limits(struct kunit *test)
 }
 
 /*
+ * max_perf (a uclamp maximum) caps MAX, and DESIRED with it, rounded up like
+ * the other hints; at or above the capacity it sets no limit.  The policy
+ * maximum still wins over it, and the minimum wins over both.
+ */
+static void intel_pstate_test_max_perf(struct kunit *test)
+{
+	static const struct pstate_test_case cases[] = {
+		/* name                  limits   capacity min_perf target MIN MAX DES max_perf */
+		{ "max half, full target", &lim_open, 1024, 0, 1024,       1, 20, 20, 512 },
+		{ "max half, target below", &lim_open, 1024, 0, 256,       1, 20, 10, 512 },
+		{ "max quarter, target 1023", &lim_open, 1024, 0, 1023,    1, 10, 10, 256 },
+		{ "max 1",               &lim_open, 1024, 0, 1024,         1,  1,  1, 1 },
+		{ "max 513 rounds up",   &lim_open, 1024, 0, 1024,         1, 21, 21, 513 },
+		{ "max capacity-1",      &lim_open, 1024, 0, 1024,         1, 40, 40, 1023 },
+		{ "max above capacity",  &lim_open, 1024, 0, 1024,         1, 40, 40, 2048 },
+		{ "max ULONG_MAX",       &lim_open, 1024, 0, 1024,         1, 40, 40, ULONG_MAX },
+		{ "max below min",       &lim_open, 1024, 768, 0,         30, 30, 30, 256 },
+		{ "max below lowest",    &lim_lowest8, 1024, 0, 1024,      8,  8,  8, 64 },
+		{ "max above policy max", &lim_policy_max24, 1024, 0, 1024, 1, 24, 24, 768 },
+		{ "max below policy max", &lim_policy_max24, 1024, 0, 1024, 1, 20, 20, 512 },
+		{ "max below policy min", &lim_policy_min16, 1024, 0, 1024, 16, 16, 16, 256 },
+		{ "ref 42: max capacity", &lim_ref_below_highest, 1024, 0, 1024, 8, 45, 45, 1024 },
+		{ "ref 42: max 1023",    &lim_ref_below_highest, 1024, 0, 1024, 8, 42, 42, 1023 },
+		{ "no_turbo: max half",  &lim_no_turbo, 1024, 0, 1024,     1, 15, 15, 512 },
+		{ "446: max half",       &lim_open, 446, 0, 446,           1, 20, 20, 223 },
+		{ "446: max 224",        &lim_open, 446, 0, 446,           1, 21, 21, 224 },
+	};
+	struct cpudata *cpu;
+	u64 value;
+
+	pstate_test_run_cases(test, cases, ARRAY_SIZE(cases));
+
+	/* A uclamp maximum of 0: everything at the floor. */
+	cpu = pstate_test_cpu(test, &lim_typical, pstate_test_request(0, 0, 0));
+	intel_cpufreq_perf_request(cpu, 0, 1024, 0, 1024, &value);
+	KUNIT_EXPECT_EQ(test, value & PSTATE_TEST_LEVELS,
+			(u64)(HWP_MIN_PERF(8) | HWP_MAX_PERF(8) |
+			      HWP_DESIRED_PERF(8)));
+}
+
+/*
  * Check one point of a sweep; on the first violation, report it and return
  * false, so that a broken property is reported once and not a thousand times.
  */
@@ -596,11 +641,14 @@ static bool pstate_test_sweep_point(struct kunit *test,
 				    unsigned long capacity,
 				    unsigned long min_perf,
 				    unsigned long target_perf,
+				    unsigned long max_perf,
 				    const struct cpudata *cpu, int *last)
 {
 	struct hwp_perf_levels l = pstate_test_levels(cpu->hwp_req_cached);
 	int cap = pstate_test_cap(lim);
 	int ref = pstate_test_ref(lim);
+	int allowed = max_perf >= capacity ? cap :
+		      min(cap, pstate_test_ceil(max_perf, capacity, ref));
 	int exact = target_perf >= capacity ? cap :
 		    pstate_test_ceil(target_perf, capacity, ref);
 	int floor = max3(min_perf >= capacity ? max(cap, ref) :
@@ -620,8 +668,8 @@ static bool pstate_test_sweep_point(struct kunit *test,
 		why = "MIN not at the policy maximum below a floor";
 	else if (l.min != min(floor, lim->max_ratio))
 		why = "MIN above the highest floor";
-	else if (l.max != max(min(cap, lim->max_ratio), l.min))
-		why = "MAX not min(cap, policy maximum) raised to MIN";
+	else if (l.max != max(min(allowed, lim->max_ratio), l.min))
+		why = "MAX not min(cap, max_perf, policy maximum) raised to MIN";
 	else if (l.desired < *last)
 		why = "DESIRED decreased";
 	else if (exact >= l.min && exact <= l.max && l.desired != exact)
@@ -635,15 +683,15 @@ static bool pstate_test_sweep_point(struct kunit *test,
 		return true;
 
 	KUNIT_FAIL(test,
-		   "%s, capacity %lu, min_perf %lu, target_perf %lu: %s (MIN %d MAX %d DESIRED %d, cap %d, ceiling %d, floor %d)",
-		   lim->name, capacity, min_perf, target_perf, why,
-		   l.min, l.max, l.desired, cap, exact, floor);
+		   "%s, capacity %lu, min_perf %lu, target_perf %lu, max_perf %lu: %s (MIN %d MAX %d DESIRED %d, cap %d, ceiling %d, floor %d, allowed %d)",
+		   lim->name, capacity, min_perf, target_perf, max_perf, why,
+		   l.min, l.max, l.desired, cap, exact, floor, allowed);
 	return false;
 }
 
 /*
  * For every target_perf from 0 to 2 x capacity, over several capacities,
- * minimum hints and limit sets:
+ * minimum hints, maximum hints (none, and half the capacity) and limit sets:
  *
  * - MIN <= DESIRED <= MAX;
  * - MAX <= policy maximum, and MAX <= cap unless MAX == MIN: MAX is only
@@ -651,7 +699,7 @@ static bool pstate_test_sweep_point(struct kunit *test,
  * - MIN >= every floor (mapped min_perf, lowest, policy minimum), unless the
  *   policy maximum is below one of them, in which case MIN == policy maximum;
  * - exactly: MIN == min(highest floor, policy maximum) and
- *   MAX == max(min(cap, policy maximum), MIN);
+ *   MAX == max(min(cap, ceiling of max_perf, policy maximum), MIN);
  * - DESIRED never decreases as target_perf grows;
  * - DESIRED == the exact ceiling of ref * target_perf / capacity (cap when
  *   target_perf >= capacity) whenever that lies within [MIN, MAX];
@@ -667,7 +715,7 @@ static void intel_pstate_test_sweep(struct kunit *test)
 		&lim_stale_ref, &lim_emu_no_turbo, &lim_ref_below_highest,
 	};
 	static const unsigned long capacities[] = { 1024, 768, 446, 160, 1 };
-	unsigned long capacity, min_perf, target_perf, mins[3];
+	unsigned long capacity, min_perf, target_perf, max_perf, mins[3];
 	unsigned int i, j, k;
 	struct cpudata *cpu;
 	int last;
@@ -679,8 +727,9 @@ static void intel_pstate_test_sweep(struct kunit *test)
 			mins[0] = 0;
 			mins[1] = capacity / 3;
 			mins[2] = capacity + 1;
-			for (k = 0; k < ARRAY_SIZE(mins); k++) {
-				min_perf = mins[k];
+			for (k = 0; k < ARRAY_SIZE(mins) * 2; k++) {
+				min_perf = mins[k / 2];
+				max_perf = k % 2 ? capacity / 2 : capacity;
 				cpu = pstate_test_cpu(test, lims[i],
 						      pstate_test_request(0, 0, 0));
 				last = 0;
@@ -688,12 +737,14 @@ static void intel_pstate_test_sweep(struct kunit *test)
 				     target_perf++) {
 					intel_cpufreq_perf_request(cpu, min_perf,
 								   target_perf,
+								   max_perf,
 								   capacity,
 								   &value);
 					if (!pstate_test_sweep_point(test, lims[i],
 								     capacity,
 								     min_perf,
 								     target_perf,
+								     max_perf,
 								     cpu, &last))
 						return;
 				}
@@ -732,7 +783,7 @@ static void intel_pstate_test_busy_loop(struct kunit *test)
 		for (n = 0; n < 100; n++) {
 			util = min(1024UL * 99 * level / (100UL * ref), 1024UL);
 			intel_cpufreq_perf_request(cpu, 0, util + (util >> 2),
-						   1024, &value);
+						   1024, 1024, &value);
 			l = pstate_test_levels(value);
 			level = l.desired;
 		}
@@ -766,7 +817,7 @@ static void intel_pstate_test_fields(struct kunit *test)
 	u64 value;
 
 	KUNIT_EXPECT_TRUE(test, intel_cpufreq_perf_request(cpu, 256, 512, 1024,
-							   &value));
+							   1024, &value));
 	KUNIT_EXPECT_EQ(test, value, cpu->hwp_req_cached);
 	KUNIT_EXPECT_EQ(test, value & ~PSTATE_TEST_LEVELS,
 			before & ~PSTATE_TEST_LEVELS);
@@ -780,7 +831,7 @@ static void intel_pstate_test_fields(struct kunit *test)
 	before = ~PSTATE_TEST_LEVELS;
 	cpu->hwp_req_cached = before;
 	KUNIT_EXPECT_TRUE(test, intel_cpufreq_perf_request(cpu, 0, 1024, 1024,
-							   &value));
+							   1024, &value));
 	KUNIT_EXPECT_EQ(test, value,
 			before | HWP_MIN_PERF(8) | HWP_MAX_PERF(45) |
 			HWP_DESIRED_PERF(45));
@@ -796,20 +847,20 @@ static void intel_pstate_test_no_write(struct kunit *test)
 	u64 prev, value;
 
 	KUNIT_EXPECT_TRUE(test, intel_cpufreq_perf_request(cpu, 0, 512, 1024,
-							   &value));
+							   1024, &value));
 	prev = cpu->hwp_req_cached;
 
 	/* The same hints, and other hints that map to the same levels. */
 	KUNIT_EXPECT_FALSE(test, intel_cpufreq_perf_request(cpu, 0, 512, 1024,
-							    &value));
+							    1024, &value));
 	KUNIT_EXPECT_FALSE(test, intel_cpufreq_perf_request(cpu, 0, 500, 1024,
-							    &value));
+							    1024, &value));
 	KUNIT_EXPECT_FALSE(test, intel_cpufreq_perf_request(cpu, 1, 512, 1024,
-							    &value));
+							    1024, &value));
 	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached, prev);
 
 	KUNIT_EXPECT_TRUE(test, intel_cpufreq_perf_request(cpu, 0, 513, 1024,
-							   &value));
+							   1024, &value));
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(cpu->hwp_req_cached).desired, 21);
 
 	/*
@@ -819,7 +870,7 @@ static void intel_pstate_test_no_write(struct kunit *test)
 	cpu->hwp_req_cached = pstate_test_request(0, 0, 0);
 	for (target_perf = 0; target_perf <= 2048; target_perf++)
 		writes += intel_cpufreq_perf_request(cpu, 0, target_perf, 1024,
-						     &value);
+						     1024, &value);
 	KUNIT_EXPECT_EQ(test, writes, 33U);
 }
 
@@ -881,7 +932,7 @@ static void intel_pstate_test_frequency_path(struct kunit *test)
 	if (!pstate_test_hwp_req_ok(test))
 		return;
 
-	intel_cpufreq_perf_request(cpu, 256, 512, 1024, &value);
+	intel_cpufreq_perf_request(cpu, 256, 512, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 23);
 	other = value & ~PSTATE_TEST_LEVELS;
 
@@ -891,7 +942,7 @@ static void intel_pstate_test_frequency_path(struct kunit *test)
 			HWP_DESIRED_PERF(17));
 
 	/* Strict target: MAX at the target as well. */
-	intel_cpufreq_perf_request(cpu, 256, 512, 1024, &value);
+	intel_cpufreq_perf_request(cpu, 256, 512, 1024, 1024, &value);
 	intel_cpufreq_adjust_hwp(cpu, 30, true, false);
 	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
 			other | HWP_MIN_PERF(30) | HWP_MAX_PERF(30) |
@@ -919,11 +970,14 @@ static void intel_pstate_test_suspend_callback(struct kunit *test)
 	if (!policy)
 		return;
 
-	intel_cpufreq_adjust_perf(cpu->cpu, 256, 512, 1024);
+	cpu->pstate.scaling = 100000;
+	intel_cpufreq_adjust_perf(policy, 256, 512, 1024, 1024);
 	value = cpu->hwp_req_cached;
 	KUNIT_EXPECT_EQ(test, value & PSTATE_TEST_LEVELS,
 			(u64)(HWP_MIN_PERF(12) | HWP_MAX_PERF(45) |
 			      HWP_DESIRED_PERF(23)));
+	/* policy->cur follows the request. */
+	KUNIT_EXPECT_EQ(test, policy->cur, 2300000U);
 
 	KUNIT_EXPECT_EQ(test, intel_pstate_suspend(policy), 0);
 	KUNIT_EXPECT_TRUE(test, cpu->suspended);
@@ -950,7 +1004,7 @@ static void intel_pstate_test_offline_callback(struct kunit *test)
 	if (!policy)
 		return;
 
-	intel_cpufreq_adjust_perf(cpu->cpu, 0, 1024, 1024);
+	intel_cpufreq_adjust_perf(policy, 0, 1024, 1024, 1024);
 	value = cpu->hwp_req_cached;
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 45);
 
@@ -965,6 +1019,7 @@ static struct kunit_case intel_pstate_test_cases[] = {
 	KUNIT_CASE(intel_pstate_test_rounding),
 	KUNIT_CASE(intel_pstate_test_cap),
 	KUNIT_CASE(intel_pstate_test_limits),
+	KUNIT_CASE(intel_pstate_test_max_perf),
 	KUNIT_CASE(intel_pstate_test_sweep),
 	KUNIT_CASE(intel_pstate_test_busy_loop),
 	KUNIT_CASE(intel_pstate_test_perf_ref),

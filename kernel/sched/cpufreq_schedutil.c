@@ -300,7 +300,13 @@ unsigned long schedutil_cpu_util(int cpu, unsigned long util_cfs,
 	return min(max, util);
 }
 
-static void sugov_get_util(struct sugov_cpu *sg_cpu)
+/*
+ * Compute the utilization of the CPU of @sg_cpu in @sg_cpu->util, as @type
+ * defines it: FREQUENCY_UTIL for the frequency paths (uclamp, a runnable RT
+ * task and the DEADLINE bandwidth included), ENERGY_UTIL for the perf path,
+ * which passes those as separate bounds (see sugov_perf_bounds()).
+ */
+static void sugov_get_util(struct sugov_cpu *sg_cpu, enum schedutil_type type)
 {
 	struct rq *rq = cpu_rq(sg_cpu->cpu);
 	unsigned long max = arch_scale_cpu_capacity(sg_cpu->cpu);
@@ -308,7 +314,7 @@ static void sugov_get_util(struct sugov_cpu *sg_cpu)
 	sg_cpu->max = max;
 	sg_cpu->bw_dl = cpu_bw_dl(rq);
 	sg_cpu->util = schedutil_cpu_util(sg_cpu->cpu, cpu_util_cfs(rq), max,
-					  FREQUENCY_UTIL, NULL);
+					  type, NULL);
 }
 
 /**
@@ -461,12 +467,13 @@ static inline void ignore_dl_rate_limit(struct sugov_cpu *sg_cpu, struct sugov_p
 /*
  * The steps shared by every single-CPU update: account for an IO wait boost
  * request, apply the rate limit and, if an update is due, compute the new
- * (possibly boosted) utilization of the CPU in @sg_cpu->util.
+ * (possibly boosted) utilization of the CPU, of @type, in @sg_cpu->util.
  *
  * Return true if the caller is expected to act on @sg_cpu->util.
  */
 static bool sugov_update_single_common(struct sugov_cpu *sg_cpu,
-				       u64 time, unsigned int flags)
+				       u64 time, unsigned int flags,
+				       enum schedutil_type type)
 {
 	sugov_iowait_boost(sg_cpu, time, flags);
 	sg_cpu->last_update = time;
@@ -476,7 +483,7 @@ static bool sugov_update_single_common(struct sugov_cpu *sg_cpu,
 	if (!sugov_should_update_freq(sg_cpu->sg_policy, time))
 		return false;
 
-	sugov_get_util(sg_cpu);
+	sugov_get_util(sg_cpu, type);
 	sugov_iowait_apply(sg_cpu, time);
 
 	return true;
@@ -490,7 +497,7 @@ static void sugov_update_single_freq(struct update_util_data *hook, u64 time,
 	unsigned int cached_freq = sg_policy->cached_raw_freq;
 	unsigned int next_f;
 
-	if (!sugov_update_single_common(sg_cpu, time, flags))
+	if (!sugov_update_single_common(sg_cpu, time, flags, FREQUENCY_UTIL))
 		return;
 
 	next_f = get_next_freq(sg_policy, sg_cpu->util, sg_cpu->max);
@@ -520,15 +527,67 @@ static void sugov_update_single_freq(struct update_util_data *hook, u64 time,
 }
 
 /*
- * Single-CPU update for drivers with ->adjust_perf(): pass the required and
- * the desired performance levels, rather than a frequency, to the driver.
+ * Whether the utilization of the CFS and RT tasks on @rq reaches the uclamp
+ * maximum of @rq, that is, whether the performance the CPU is asked for is
+ * capped by uclamp.
+ */
+static bool sugov_rq_is_capped(struct rq *rq)
+{
+	unsigned long max_util = uclamp_rq_get(rq, UCLAMP_MAX);
+
+	if (!uclamp_is_used() || max_util >= SCHED_CAPACITY_SCALE)
+		return false;
+
+	return cpu_util_cfs(rq) + cpu_util_rt(rq) >= max_util;
+}
+
+/*
+ * The bounds of the performance hints for the CPU of @sg_cpu, in the units of
+ * its capacity @sg_cpu->max:
+ *
+ * @min_perf: what is required, without headroom: the DEADLINE bandwidth plus
+ *	      the IRQ pressure that steals time from it, or the uclamp minimum
+ *	      of the runqueue if that is higher; the full capacity while an RT
+ *	      task is runnable and uclamp is not in use (with uclamp, RT tasks
+ *	      have a uclamp minimum of their own).
+ * @max_perf: what is allowed: the capacity, or the uclamp maximum of the
+ *	      runqueue if that is lower, but never less than @min_perf.
+ */
+static void sugov_perf_bounds(struct sugov_cpu *sg_cpu,
+			      unsigned long *min_perf, unsigned long *max_perf)
+{
+	struct rq *rq = cpu_rq(sg_cpu->cpu);
+	unsigned long cap = sg_cpu->max;
+	unsigned long irq = cpu_util_irq(rq);
+
+	/* IRQ and steal time take the whole CPU (see schedutil_cpu_util()). */
+	if (unlikely(irq >= cap)) {
+		*min_perf = cap;
+		*max_perf = cap;
+		return;
+	}
+
+	*min_perf = max(irq + sg_cpu->bw_dl, uclamp_rq_get(rq, UCLAMP_MIN));
+	if (!uclamp_is_used() && rt_rq_is_runnable(&rq->rt))
+		*min_perf = cap;
+	*min_perf = min(*min_perf, cap);
+
+	*max_perf = min(cap, uclamp_rq_get(rq, UCLAMP_MAX));
+	*max_perf = max(*max_perf, *min_perf);
+}
+
+/*
+ * Single-CPU update for drivers with ->adjust_perf(): pass the required, the
+ * desired and the allowed performance levels, rather than a frequency, to the
+ * driver.
  */
 static void sugov_update_single_perf(struct update_util_data *hook, u64 time,
 				     unsigned int flags)
 {
 	struct sugov_cpu *sg_cpu = container_of(hook, struct sugov_cpu, update_util);
 	struct sugov_policy *sg_policy = sg_cpu->sg_policy;
-	unsigned long prev_util = sg_cpu->util;
+	unsigned long prev_perf = sg_cpu->util;
+	unsigned long min_perf, max_perf, target_perf;
 
 	/*
 	 * Utilization can only be mapped onto performance levels directly if it
@@ -541,18 +600,31 @@ static void sugov_update_single_perf(struct update_util_data *hook, u64 time,
 		return;
 	}
 
-	if (!sugov_update_single_common(sg_cpu, time, flags))
+	if (!sugov_update_single_common(sg_cpu, time, flags, ENERGY_UTIL))
 		return;
 
 	/*
-	 * Do not lower the target if the CPU has not been idle recently, as
-	 * the reduction is likely to be premature then.
+	 * The headroom applies to the utilization (IO wait boost included),
+	 * not to what is required, and the uclamp maximum caps the result.
 	 */
-	if (sugov_cpu_is_busy(sg_cpu) && sg_cpu->util < prev_util)
-		sg_cpu->util = prev_util;
+	sugov_perf_bounds(sg_cpu, &min_perf, &max_perf);
+	target_perf = min(map_util_perf(sg_cpu->util), max_perf);
+	target_perf = max(target_perf, min_perf);
 
-	cpufreq_driver_adjust_perf(sg_cpu->cpu, map_util_perf(sg_cpu->bw_dl),
-				   map_util_perf(sg_cpu->util), sg_cpu->max);
+	/*
+	 * Do not lower the target if the CPU has not been idle recently, as
+	 * the reduction is likely to be premature then, unless uclamp caps the
+	 * runqueue: the cap must be honoured at once.
+	 */
+	if (sugov_cpu_is_busy(sg_cpu) && target_perf < prev_perf &&
+	    !sugov_rq_is_capped(cpu_rq(sg_cpu->cpu)))
+		target_perf = min(prev_perf, max_perf);
+
+	/* What the next update compares its target with. */
+	sg_cpu->util = target_perf;
+
+	cpufreq_driver_adjust_perf(sg_policy->policy, min_perf, target_perf,
+				   max_perf, sg_cpu->max);
 
 	/* The request reflects the current limits, like a frequency update. */
 	sg_policy->need_freq_update = false;
@@ -578,7 +650,7 @@ static unsigned int sugov_next_freq_shared(struct sugov_cpu *sg_cpu, u64 time)
 	for_each_cpu(j, policy->cpus) {
 		struct sugov_cpu *j_sg_cpu = &per_cpu(sugov_cpu, j);
 
-		sugov_get_util(j_sg_cpu);
+		sugov_get_util(j_sg_cpu, FREQUENCY_UTIL);
 		sugov_iowait_apply(j_sg_cpu, time);
 
 		if (j_sg_cpu->util * max > j_sg_cpu->max * util) {

@@ -76,17 +76,17 @@ stop_load() {
 }
 
 # the test driver's call records, summed over CPUs:
-# "adjust_perf fast_switch target bad_context min_above_target"
+# "adjust_perf fast_switch target bad_context bad_hints"
 pt_sums() {
 	awk 'NR > 1 { a += $2; f += $3; t += $4; b += $5; m += $6 }
 	     END { print a + 0, f + 0, t + 0, b + 0, m + 0 }' $PT/stats
 }
-# after a scenario: no call in the wrong context, no min_perf above the
-# target; with NEED_PERF=1, schedutil must have used ->adjust_perf()
+# after a scenario: no call in the wrong context, hints in order (min <= target
+# <= max <= capacity); with NEED_PERF=1, schedutil must have used ->adjust_perf()
 path_check() { # NAME NEED_PERF
 	set -- "$1" "$2" $(pt_sums)
 	echo "R-INFO: $1: ->adjust_perf() $3 calls, ->fast_switch() $4, ->target_index() $5"
-	check "$1.driver_calls" "bad_context $6, min_perf above target $7" [ "$6" -eq 0 -a "$7" -eq 0 ]
+	check "$1.driver_calls" "bad_context $6, hints out of order (not min <= target <= max <= capacity) $7" [ "$6" -eq 0 -a "$7" -eq 0 ]
 	if [ "$2" = 1 ]; then
 		check "$1.perf_path" "schedutil never called ->adjust_perf()" [ "$3" -gt 0 ]
 	fi
@@ -171,7 +171,7 @@ if want invariance && [ -e $PT/invariance ]; then
 	check "invariance.perf_path_x$N" "no ->adjust_perf() call while invariance was pulsed on" [ $perf -gt 0 ]
 	check "invariance.no_stale_hints_x$N" "$stale time(s) a CPU still ran with the last ->adjust_perf() request 1 s after invariance was lost" [ $stale -eq 0 ]
 	check "invariance.frequency_path_x$N" "$late ->adjust_perf() calls after invariance was lost" [ $late -eq 0 ]
-	check "invariance.driver_calls" "$badctx calls in the wrong context or with min_perf above target" [ $badctx -eq 0 ]
+	check "invariance.driver_calls" "$badctx calls in the wrong context or with hints out of order" [ $badctx -eq 0 ]
 	scenario_end invariance
 elif [ ! -e $PT/invariance ]; then
 	echo "R-SKIP: invariance: the test driver has no invariance knob (not x86)"
@@ -275,7 +275,7 @@ if want reregister; then
 	check "reregister.x$N" "$bad unregister/register steps failed" [ $bad -eq 0 ]
 	echo "R-INFO: reregister: ->adjust_perf() $ra calls over $N registrations"
 	check reregister.perf_path "schedutil never called ->adjust_perf()" [ $ra -gt 0 ]
-	check reregister.driver_calls "$rb calls in the wrong context or with min_perf above target" [ $rb -eq 0 ]
+	check reregister.driver_calls "$rb calls in the wrong context or with hints out of order" [ $rb -eq 0 ]
 	for p in $(policies); do
 		check "reregister.$(basename $p).schedutil_after" "governor is $(rd $p/scaling_governor)" [ "$(rd $p/scaling_governor)" = schedutil ]
 	done

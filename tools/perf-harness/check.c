@@ -79,7 +79,7 @@ static inline struct hwp_perf_levels one(const struct lim5 *q, unsigned long mp,
 		.ref = q->ref, .cap = q->cap, .lowest = q->lowest,
 		.min_ratio = q->min_ratio, .max_ratio = q->max_ratio,
 	};
-	struct hwp_perf_levels l = hwp_perf_select(&lim, mp, tp, capacity);
+	struct hwp_perf_levels l = hwp_perf_select(&lim, mp, tp, capacity, capacity);
 	int M = mp >= capacity ? imax(q->cap, q->ref) : ref_map(mp, capacity, q->ref);
 	int T = tp >= capacity ? q->cap : ref_map(tp, capacity, q->ref);
 	int F = imax(imax(M, q->lowest), q->min_ratio);

@@ -37,7 +37,7 @@ static int ref_map(unsigned long p, unsigned long capacity, int ref)
 static struct hwp_perf_levels sel(const struct hwp_perf_limits *lim, unsigned long mp,
 				  unsigned long tp, unsigned long capacity)
 {
-	struct hwp_perf_levels l = hwp_perf_select(lim, mp, tp, capacity);
+	struct hwp_perf_levels l = hwp_perf_select(lim, mp, tp, capacity, capacity);
 	int M = mp >= capacity ? max(lim->cap, lim->ref) : ref_map(mp, capacity, lim->ref);
 	int T = tp >= capacity ? lim->cap : ref_map(tp, capacity, lim->ref);
 	int F = max3(M, lim->lowest, lim->min_ratio);

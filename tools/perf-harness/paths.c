@@ -40,6 +40,7 @@ struct h6_cpu h6_cpu;
 struct h6_global h6_global;
 u64 h6_msr_misc_enable, h6_msr_hwp_request;
 unsigned long h6_msr_reads, h6_msr_writes;
+unsigned int h6_policy_cur;
 #ifdef H6_COUNT_DIV
 unsigned long h6_div_count;
 #endif
@@ -115,11 +116,11 @@ static struct hwp_perf_limits h6_hwp_limits(struct h6_cpu *cpu)
 	struct hwp_perf_limits lim = {
 		.ref = READ_ONCE(cpu->hwp_perf_ref),
 		.lowest = cpu->min_pstate,
-		.min_ratio = cpu->min_perf_ratio,
-		.max_ratio = cpu->max_perf_ratio,
+		.min_ratio = READ_ONCE(cpu->min_perf_ratio),
+		.max_ratio = READ_ONCE(cpu->max_perf_ratio),
 	};
 
-	if (h6_global.no_turbo || h6_global.turbo_disabled)
+	if (READ_ONCE(h6_global.no_turbo) || READ_ONCE(h6_global.turbo_disabled))
 		lim.cap = HWP_GUARANTEED_PERF(hwp_cap);
 	else
 		lim.cap = HWP_HIGHEST_PERF(hwp_cap);
@@ -129,29 +130,36 @@ static struct hwp_perf_limits h6_hwp_limits(struct h6_cpu *cpu)
 
 /* intel_cpufreq_perf_request() + intel_cpufreq_adjust_perf() of the series */
 static void h6_adjust_perf(unsigned long min_perf, unsigned long target_perf,
-			   unsigned long capacity)
+			   unsigned long max_perf, unsigned long capacity)
 {
 	struct h6_cpu *cpu = &h6_cpu;
 	struct hwp_perf_limits lim = h6_hwp_limits(cpu);
 	struct hwp_perf_levels l;
 	u64 prev = READ_ONCE(cpu->hwp_req_cached), value;
 
-	l = hwp_perf_select(&lim, min_perf, target_perf, capacity);
+	l = hwp_perf_select(&lim, min_perf, target_perf, max_perf, capacity);
 	value = hwp_perf_request(prev, &l);
 	cpu->current_pstate = l.desired;
 
-	if (value == prev)
-		return;
-
-	WRITE_ONCE(cpu->hwp_req_cached, value);
-	wrmsrl(MSR_HWP_REQUEST, value);
+	if (value != prev) {
+		WRITE_ONCE(cpu->hwp_req_cached, value);
+		wrmsrl(MSR_HWP_REQUEST, value);
+	}
+	/* policy->cur follows the request */
+	WRITE_ONCE(h6_policy_cur, cpu->current_pstate * cpu->scaling);
 }
 
 H6_PATH void h6_path_perf(unsigned long util, unsigned long dl_bw,
 			  unsigned long capacity)
 {
-	/* sugov_update_single_perf(): headroom on both hints */
-	h6_adjust_perf(map_util_perf(dl_bw), map_util_perf(util), capacity);
+	/*
+	 * sugov_update_single_perf() without uclamp: the DEADLINE bandwidth
+	 * required, without headroom; the capacity allowed; the target with
+	 * headroom within them.
+	 */
+	unsigned long target = min(map_util_perf(util), capacity);
+
+	h6_adjust_perf(dl_bw, max(target, dl_bw), capacity, capacity);
 }
 
 /* ---- (b) the 5.10 frequency path ---------------------------------------- */
