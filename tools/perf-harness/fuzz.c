@@ -5,14 +5,19 @@
  *
  * Input (little endian, zero-padded if short):
  *   u64 capacity, u64 min_perf, u64 target_perf, u64 old request,
- *   u8 cap, u8 lowest, u8 min_ratio, u8 max_ratio, u8 mode, u8 ref
- * (ref last, so that the other fields keep the offsets they had before ref
- * existed; a shorter input gets ref 0, and the seeds in corpus/ carry it).
+ *   u8 cap, u8 lowest, u8 min_ratio, u8 max_ratio, u8 mode, u8 ref,
+ *   u64 max_perf
+ * (ref and max_perf last, so that the other fields keep the offsets they had
+ * before those existed; a shorter input gets ref 0 and max_perf 0, and the
+ * seeds in corpus/ carry ref).
  * mode bit 0 folds capacity into 0..2048 and the hints into 0..4096 (the
  * scheduler's range); otherwise capacity is folded into the documented
  * precondition 0..ULONG_MAX/256 and the hints take any unsigned long.
+ * mode bit 1 passes max_perf as given; otherwise max_perf is the capacity,
+ * no limit, which is what schedutil passes without uclamp.
  * The invariants are those of check.c (E1, E2, P1-P7, R1): the hints are
- * mapped with ref, MAX is bounded by cap.
+ * mapped with ref, MAX is bounded by cap and by the level max_perf allows;
+ * the request is also monotone in max_perf (P8).
  */
 #include <limits.h>
 #include <stdint.h>
@@ -35,15 +40,16 @@ static int ref_map(unsigned long p, unsigned long capacity, int ref)
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "invariant failed: %s\n", #c); abort(); } } while (0)
 
 static struct hwp_perf_levels sel(const struct hwp_perf_limits *lim, unsigned long mp,
-				  unsigned long tp, unsigned long capacity)
+				  unsigned long tp, unsigned long mx, unsigned long capacity)
 {
-	struct hwp_perf_levels l = hwp_perf_select(lim, mp, tp, capacity, capacity);
+	struct hwp_perf_levels l = hwp_perf_select(lim, mp, tp, mx, capacity);
+	int X = mx >= capacity ? lim->cap : min(lim->cap, ref_map(mx, capacity, lim->ref));
 	int M = mp >= capacity ? max(lim->cap, lim->ref) : ref_map(mp, capacity, lim->ref);
 	int T = tp >= capacity ? lim->cap : ref_map(tp, capacity, lim->ref);
 	int F = max3(M, lim->lowest, lim->min_ratio);
 	int rmin = min(F, lim->max_ratio);
 	int capmax = min(lim->cap, lim->max_ratio);
-	int rmax = max(capmax, rmin);
+	int rmax = max(min(capmax, X), rmin);
 
 	/* E1 */
 	CHECK(hwp_perf_scale(tp, capacity, lim->ref) == ref_map(tp, capacity, lim->ref));
@@ -69,8 +75,8 @@ static struct hwp_perf_levels sel(const struct hwp_perf_limits *lim, unsigned lo
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint8_t buf[38] = { 0 };
-	u64 capacity, mp, tp, req, v;
+	uint8_t buf[46] = { 0 };
+	u64 capacity, mp, tp, req, mx, v;
 	struct hwp_perf_limits lim;
 	struct hwp_perf_levels l, l2;
 
@@ -84,25 +90,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lim.min_ratio = buf[34];
 	lim.max_ratio = buf[35];
 	lim.ref = buf[37];
+	memcpy(&mx, buf + 38, 8);
 
 	if (buf[36] & 1) {
 		capacity %= 2049;
 		mp %= 4097;
 		tp %= 4097;
+		mx %= 4097;
 	} else {
 		capacity %= ULONG_MAX / 256 + 1;
 	}
 
-	l = sel(&lim, mp, tp, capacity);
+	if (!(buf[36] & 2))
+		mx = capacity;
+
+	l = sel(&lim, mp, tp, mx, capacity);
 
 	/* P6: monotone in target_perf and in min_perf */
 	if (tp < ULONG_MAX) {
-		l2 = sel(&lim, mp, tp + 1, capacity);
+		l2 = sel(&lim, mp, tp + 1, mx, capacity);
 		CHECK(l2.desired >= l.desired);
 	}
 	if (mp < ULONG_MAX) {
-		l2 = sel(&lim, mp + 1, tp, capacity);
+		l2 = sel(&lim, mp + 1, tp, mx, capacity);
 		CHECK(l2.min >= l.min && l2.max >= l.max);
+	}
+	/* P8: monotone in max_perf */
+	if (mx < ULONG_MAX) {
+		l2 = sel(&lim, mp, tp, mx + 1, capacity);
+		CHECK(l2.max >= l.max && l2.desired >= l.desired && l2.min == l.min);
 	}
 
 	/* R1 */
