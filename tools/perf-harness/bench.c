@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cost and trace-replay driver for the three update paths of paths.c.
+ * Cost and trace-replay driver for the update paths of paths.c (the trace
+ * replay runs the first three: the series, the 5.10 frequency path and v2).
  *
  *   bench cost PATH CAPACITY   run every update of every trace through one
- *                              path (perf, freq or v2) at that capacity and
+ *                              path (perf, freq, v2 or m73) at that capacity and
  *                              print the counts; run it under callgrind with
  *                              --toggle-collect=h6_path_PATH for the cost
  *   bench replay OUTDIR        replay every trace through the three paths,
  *                              print the writes table, write OUTDIR/NAME.dat
+ *   bench cycles CAPACITY N    time the four paths side by side in one run:
+ *                              N rounds, each running every update of every
+ *                              trace through each path in turn, and print the
+ *                              median TSC ticks per update of each path
  *
  * The utilization model is documented in Documentation/project/perf-harness.md:
  * PELT-like geometric averaging with y^32 = 1/2 per 1 ms period, util in
@@ -16,11 +21,17 @@
  * sleeps) rate-limited to the policy's transition delay.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "paths.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define HAVE_TSC 1
+#endif
 
 #ifdef H6_COUNT_DIV
 extern unsigned long h6_div_count;
@@ -147,6 +158,8 @@ static int cost(const char *path, unsigned long capacity)
 		fn = h6_path_freq;
 	else if (!strcmp(path, "v2"))
 		fn = h6_path_v2;
+	else if (!strcmp(path, "m73"))
+		fn = h6_path_m73;
 	else
 		return 2;
 
@@ -170,6 +183,66 @@ static int cost(const char *path, unsigned long capacity)
 	printf("\n");
 	return 0;
 }
+
+#ifdef HAVE_TSC
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cycles(unsigned long capacity, int rounds)
+{
+	static const char *names[4] = { "(a) series adjust_perf", "(b) 5.10 freq path",
+					"(c) v2 Dec 2020", "(d) mainline 7.3" };
+	void (*fns[4])(unsigned long, unsigned long, unsigned long) = {
+		h6_path_perf, h6_path_freq, h6_path_v2, h6_path_m73 };
+	double *t[4];
+	int r, p, k, i;
+
+	if (rounds < 1 || rounds > 100000)
+		return 2;
+	for (p = 0; p < 4; p++) {
+		t[p] = calloc(rounds, sizeof(double));
+		if (!t[p])
+			return 1;
+	}
+	for (r = 0; r < rounds; r++) {
+		for (p = 0; p < 4; p++) {
+			unsigned long updates = 0;
+			uint64_t t0, t1;
+
+			setup(NULL);
+			_mm_lfence();
+			t0 = __rdtsc();
+			for (k = 0; k < NTRACES; k++) {
+				if (traces[k].max_ratio)
+					continue;
+				for (i = 0; i < traces[k].n; i++) {
+					const struct update *u = &traces[k].u[i];
+
+					fns[p](u->util * capacity / 1024,
+					       u->dl * capacity / 1024, capacity);
+					updates++;
+				}
+			}
+			_mm_lfence();
+			t1 = __rdtsc();
+			t[p][r] = (double)(t1 - t0) / updates;
+		}
+	}
+	printf("%-28s %8s %7s %14s %12s %12s\n", "path", "capacity", "rounds",
+	       "ticks/upd med", "min", "max");
+	for (p = 0; p < 4; p++) {
+		qsort(t[p], rounds, sizeof(double), cmp_double);
+		printf("%-28s %8lu %7d %14.2f %12.2f %12.2f\n", names[p], capacity, rounds,
+		       t[p][rounds / 2], t[p][0], t[p][rounds - 1]);
+		free(t[p]);
+	}
+	return 0;
+}
+#endif
 
 static int replay(const char *outdir)
 {
@@ -247,6 +320,11 @@ int main(int argc, char **argv)
 		return cost(argv[2], strtoul(argv[3], NULL, 0));
 	if (argc == 3 && !strcmp(argv[1], "replay"))
 		return replay(argv[2]);
-	fprintf(stderr, "usage: %s cost perf|freq|v2 CAPACITY | replay OUTDIR\n", argv[0]);
+#ifdef HAVE_TSC
+	if (argc == 4 && !strcmp(argv[1], "cycles"))
+		return cycles(strtoul(argv[2], NULL, 0), atoi(argv[3]));
+#endif
+	fprintf(stderr, "usage: %s cost perf|freq|v2|m73 CAPACITY | replay OUTDIR | cycles CAPACITY ROUNDS\n",
+		argv[0]);
 	return 2;
 }

@@ -14,11 +14,12 @@ objdump -d --no-show-raw-insn bench | awk '$2 ~ /^i?div/ { sub(":", "", $1); pri
 echo "== cost per update (callgrind, Ir inclusive of the path function; divisions = executed div/idiv instructions) =="
 printf '%-28s %8s %9s %9s %9s %9s %9s %10s\n' path capacity updates "instr/upd" "div/upd" "div(src)" "rd/upd" "wr/upd"
 for cap in $CAPS; do
-	for p in perf freq v2; do
+	for p in perf freq v2 m73; do
 		case $p in
 		perf) name="(a) series adjust_perf";;
 		freq) name="(b) 5.10 freq path";;
 		v2)   name="(c) v2 Dec 2020";;
+		m73)  name="(d) mainline 7.3";;
 		esac
 		cg=cg.$p.$cap
 		valgrind --tool=callgrind --callgrind-out-file=$cg --toggle-collect=h6_path_$p \
@@ -51,7 +52,15 @@ done
 mv cost.tsv.new cost.tsv
 awk '{ k = $2; ipu[$1 "," k] = $4 / $3 } END {
 	for (k in ipu) { split(k, a, ","); caps[a[2]] = 1 }
-	for (c in caps) printf "capacity %d: (a)/(b) instructions = %.2f (goal <= 0.50)\n", c, ipu["perf," c] / ipu["freq," c] }' cost.tsv
+	for (c in caps) {
+		printf "capacity %d: (a)/(b) instructions = %.2f (goal <= 0.50)\n", c, ipu["perf," c] / ipu["freq," c]
+		printf "capacity %d: (a)/(d) instructions = %.2f (goal <= 1.00)\n", c, ipu["perf," c] / ipu["m73," c] } }' cost.tsv
+
+echo
+echo "== time per update, side by side in one run (TSC ticks, not core cycles; median of ${BENCH_ROUNDS:-201} rounds of every update of every trace through each path in turn) =="
+for cap in $CAPS; do
+	./bench cycles $cap ${BENCH_ROUNDS:-201}
+done
 
 echo
 echo "== trace replay (HWP_REQUEST writes per 1000 updates; capacity 1024, levels 8/37/46) =="

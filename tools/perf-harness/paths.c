@@ -307,3 +307,78 @@ H6_PATH void h6_path_v2(unsigned long util, unsigned long dl_bw,
 {
 	h6_adjust_perf_v2(map_util_perf(dl_bw), map_util_perf(util), capacity);
 }
+
+/* ---- (d) mainline 7.3 ->adjust_perf() ------------------------------------ */
+
+/*
+ * Written from Debian's linux-source-7.3 (7.3.4), intel_cpufreq_adjust_perf()
+ * and intel_cpufreq_hwp_update(), in our words: the capacity level is the
+ * highest HWP level from the cached capabilities, or the guaranteed one with
+ * no_turbo (no MSR read, no reference ratio: the hints are scaled to the
+ * capacity level itself); a hint below the capacity is scaled with a
+ * rounded-up division; MIN is raised to the lowest level and the policy
+ * minimum and capped at the policy maximum; MAX comes from max_perf the same
+ * way, is capped at the policy maximum and raised to MIN; DESIRED is
+ * clamped to them and masked with a global mask (0 where DESIRED is not
+ * used); policy->cur is not updated.  The governor's side is 7.3's
+ * schedutil without uclamp: the DEADLINE bandwidth required, without
+ * headroom, the capacity allowed, the target with headroom within them.
+ */
+static u32 h6_hwp_desired_mask = ~0U;
+
+static void h6_hwp_update_m73(struct h6_cpu *cpu, u32 min, u32 max, u32 desired)
+{
+	u64 prev = READ_ONCE(cpu->hwp_req_cached), value;
+
+	value = prev & ~(u64)(HWP_MIN_PERF(~0L) | HWP_MAX_PERF(~0L) |
+			      HWP_DESIRED_PERF(~0L));
+	value |= HWP_MIN_PERF(min) | HWP_MAX_PERF(max) |
+		 HWP_DESIRED_PERF(desired & READ_ONCE(h6_hwp_desired_mask));
+
+	if (value == prev)
+		return;
+
+	WRITE_ONCE(cpu->hwp_req_cached, value);
+	wrmsrl(MSR_HWP_REQUEST, value);
+}
+
+static int h6_scale_m73(unsigned long perf, unsigned long capacity, int cap_pstate)
+{
+	if (perf >= capacity)
+		return cap_pstate;
+	return DIV_ROUND_UP(cap_pstate * perf, capacity);
+}
+
+static void h6_adjust_perf_m73(unsigned long min_perf, unsigned long target_perf,
+			       unsigned long max_perf, unsigned long capacity)
+{
+	struct h6_cpu *cpu = &h6_cpu;
+	u64 hwp_cap = READ_ONCE(cpu->hwp_cap_cached);
+	int cap_pstate, min_pstate, max_pstate, target_pstate;
+
+	cap_pstate = READ_ONCE(h6_global.no_turbo) ? HWP_GUARANTEED_PERF(hwp_cap) :
+						      HWP_HIGHEST_PERF(hwp_cap);
+
+	target_pstate = h6_scale_m73(target_perf, capacity, cap_pstate);
+	min_pstate = h6_scale_m73(min_perf, capacity, cap_pstate);
+	min_pstate = max(min_pstate, cpu->min_pstate);
+	min_pstate = max(min_pstate, cpu->min_perf_ratio);
+	min_pstate = min(min_pstate, cpu->max_perf_ratio);
+
+	max_pstate = h6_scale_m73(max_perf, capacity, cap_pstate);
+	max_pstate = min(max_pstate, cpu->max_perf_ratio);
+	max_pstate = max(max_pstate, min_pstate);
+
+	target_pstate = clamp_t(int, target_pstate, min_pstate, max_pstate);
+
+	h6_hwp_update_m73(cpu, min_pstate, max_pstate, target_pstate);
+	cpu->current_pstate = target_pstate;
+}
+
+H6_PATH void h6_path_m73(unsigned long util, unsigned long dl_bw,
+			 unsigned long capacity)
+{
+	unsigned long target = min(map_util_perf(util), capacity);
+
+	h6_adjust_perf_m73(dl_bw, max(target, dl_bw), capacity, capacity);
+}

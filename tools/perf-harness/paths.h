@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The three update paths whose cost the harness measures, on a model of the
+ * The update paths whose cost the harness measures, on a model of the
  * driver state they read.  See paths.c and Documentation/project/perf-harness.md.
  */
 #ifndef H6_PATHS_H
@@ -46,6 +46,8 @@ void h6_path_perf(unsigned long util, unsigned long dl_bw, unsigned long capacit
 void h6_path_freq(unsigned long util, unsigned long dl_bw, unsigned long capacity);
 /* (c) the December 2020 v2 ->adjust_perf(), from DESIGN.md section 5 */
 void h6_path_v2(unsigned long util, unsigned long dl_bw, unsigned long capacity);
+/* (d) mainline 7.3's schedutil bounds + ->adjust_perf(), from Debian's source */
+void h6_path_m73(unsigned long util, unsigned long dl_bw, unsigned long capacity);
 
 void h6_model_init(int lowest, int guaranteed, int highest);
 
