@@ -720,23 +720,24 @@ static ssize_t show_scaling_cur_freq(struct cpufreq_policy *policy, char *buf)
  * cpufreq_per_cpu_attr_write() / store_##file_name() - sysfs write access
  */
 /*
- * The limits are frequencies in kHz: a decimal number that fits in an
- * unsigned int, or the write fails.  The frequency QoS requests behind them
- * hold s32 values, so anything above S32_MAX means no limit and is stored
- * as S32_MAX, which the policy clamps to the CPU's range like any other.
+ * The limits are frequencies in kHz: a number that fits in an unsigned long
+ * (decimal, or hexadecimal or octal with a C prefix), or the write fails.  The
+ * frequency QoS requests behind them hold s32 values, so anything above
+ * S32_MAX means no limit and is stored as S32_MAX, which the policy clamps to
+ * the CPU's range like any other.
  */
 #define store_one(file_name, object)			\
 static ssize_t store_##file_name					\
 (struct cpufreq_policy *policy, const char *buf, size_t count)		\
 {									\
-	unsigned int val;						\
+	unsigned long val;						\
 	int ret;							\
 									\
-	ret = kstrtouint(buf, 10, &val);				\
+	ret = kstrtoul(buf, 0, &val);					\
 	if (ret)							\
 		return ret;						\
 									\
-	val = min_t(unsigned int, val, FREQ_QOS_MAX_DEFAULT_VALUE);	\
+	val = min_t(unsigned long, val, FREQ_QOS_MAX_DEFAULT_VALUE);	\
 	ret = freq_qos_update_request(policy->object##_freq_req, val);	\
 	return ret >= 0 ? count : ret;					\
 }
@@ -888,7 +889,7 @@ static ssize_t store_scaling_setspeed(struct cpufreq_policy *policy,
 	if (!policy->governor || !policy->governor->store_setspeed)
 		return -EINVAL;
 
-	ret = kstrtouint(buf, 10, &freq);
+	ret = kstrtouint(buf, 0, &freq);
 	if (ret)
 		return ret;
 

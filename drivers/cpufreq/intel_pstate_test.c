@@ -956,6 +956,44 @@ static void intel_pstate_test_frequency_path(struct kunit *test)
 }
 
 /*
+ * The frequency path as the cpufreq core calls it, through
+ * intel_cpufreq_update_pstate(): the target is clamped to the policy limits
+ * (and the lowest level) first, and policy->strict_target selects MAX.
+ */
+static void intel_pstate_test_frequency_callback(struct kunit *test)
+{
+	struct cpudata *cpu = pstate_test_cpu(test, &lim_typical,
+					      pstate_test_request(0, 0, 0));
+	struct cpufreq_policy *policy = pstate_test_install(test);
+	u64 other;
+
+	if (!policy)
+		return;
+
+	other = cpu->hwp_req_cached & ~PSTATE_TEST_LEVELS;
+
+	/* Above the policy maximum (45): clamped to it. */
+	KUNIT_EXPECT_EQ(test, intel_cpufreq_update_pstate(policy, 60, false), 45);
+	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
+			other | HWP_MIN_PERF(45) | HWP_MAX_PERF(45) |
+			HWP_DESIRED_PERF(45));
+
+	/* Below the lowest level (8): raised to it; MAX at the policy maximum. */
+	KUNIT_EXPECT_EQ(test, intel_cpufreq_update_pstate(policy, 3, false), 8);
+	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
+			other | HWP_MIN_PERF(8) | HWP_MAX_PERF(45) |
+			HWP_DESIRED_PERF(8));
+
+	/* A strict target puts MAX at the target too. */
+	policy->strict_target = true;
+	KUNIT_EXPECT_EQ(test, intel_cpufreq_update_pstate(policy, 30, false), 30);
+	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
+			other | HWP_MIN_PERF(30) | HWP_MAX_PERF(30) |
+			HWP_DESIRED_PERF(30));
+	KUNIT_EXPECT_EQ(test, cpu->pstate.current_pstate, 30);
+}
+
+/*
  * ->adjust_perf() puts the request into the cache, for the CPU it is given,
  * and ->suspend() clears DESIRED in it.  While the CPU is suspended, ->offline()
  * leaves the request alone.
@@ -1028,6 +1066,7 @@ static struct kunit_case intel_pstate_test_cases[] = {
 	KUNIT_CASE(intel_pstate_test_offline),
 	KUNIT_CASE(intel_pstate_test_suspend),
 	KUNIT_CASE(intel_pstate_test_frequency_path),
+	KUNIT_CASE(intel_pstate_test_frequency_callback),
 	KUNIT_CASE(intel_pstate_test_suspend_callback),
 	KUNIT_CASE(intel_pstate_test_offline_callback),
 	{}
