@@ -158,6 +158,24 @@ def main():
               e and e["des"] == highest[cpu] and lm is not None and lm >= highest[cpu] - 3,
               "lowest in effect over the second half %s; %s" % (lm, seen(ph, cpu)))
 
+    # ---- uclamp -----------------------------------------------------------
+    # Half the capacity maps to half the invariance reference, rounded up: the
+    # reference is the machine's 4-core turbo level, its highest level
+    # (MSR_TURBO_RATIO_LIMIT holds highest0 for every core count).
+    half = (hi0 + 1) // 2
+    e = end_state("uclamp-max-cpu1", 1)
+    check("uclamp max 512, full load, CPU 1: MAX and DESIRED capped at %d" % half,
+          e and e["max"] == half and e["des"] == half and e["min"] <= half,
+          seen("uclamp-max-cpu1", 1))
+    rs = phase_writes("uclamp-min-cpu1", 1)
+    probe = phase_writes("idle-wake", 1)
+    check("uclamp min 512, light load, CPU 1: MIN %d required" % half,
+          rs and max(r["min"] for r in rs) >= half
+          and all(r["des"] >= r["min"] for r in rs if r["min"] >= half),
+          "highest MIN %s (in the wake probe without uclamp: %s); %s" % (
+              max((r["min"] for r in rs), default=None),
+              max((r["min"] for r in probe), default=None), fmt(rs)))
+
     # ---- scaling_max_freq -----------------------------------------------
     rs = phase_writes("max-freq-low", 1)
     e = end_state("max-freq-low", 1)

@@ -47,6 +47,12 @@ say IDLE-DESIRED1 "$(desired 1)"
 load_phase periodic-30 hwpload duty 1 3000 7000 6
 load_phase busy99-turbo-cpu0 hwpload duty 0 10000 100 6
 load_phase busy99-turbo-cpu1 hwpload duty 1 10000 100 6
+# uclamp (CONFIG_UCLAMP_TASK in configs/hwp-machine.config), set by hwpload on
+# itself: a uclamp maximum of half the capacity on a full spin is the most
+# allowed (MAX); a uclamp minimum of half the capacity on a light load (100 us
+# of work every 20 ms) is required (MIN)
+load_phase uclamp-max-cpu1 hwpload uclamp 0 512 spin 1 6
+load_phase uclamp-min-cpu1 hwpload uclamp 512 1024 duty 1 100 20000 4
 
 # scaling_max_freq lowered to 2.0 GHz (level 20) under full load, then back
 old=$(cat $p1/scaling_max_freq)

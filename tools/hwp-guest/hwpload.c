@@ -11,6 +11,9 @@
  *                                          machine does not implement (#GP,
  *                                          logged as ev=gp ... msr=0x4f4d00NN)
  *   hwpload rdmsr CPU MSR                  print an MSR (hex) via /dev/cpu/N/msr
+ *   hwpload uclamp MIN MAX COMMAND...      run COMMAND (one of the above) with
+ *                                          the uclamp minimum and maximum
+ *                                          MIN and MAX (0..1024, sched_setattr)
  *
  * Exit status: 0 on success, 1 on a failed system call, 2 on bad usage.
  */
@@ -22,16 +25,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #define MARK_BASE 0x4f4d0000u
 
+/* sched_setattr(2), which glibc does not wrap: the uclamp part of it */
+#define HWPLOAD_SCHED_FLAG_KEEP_ALL	0x18	/* KEEP_POLICY | KEEP_PARAMS */
+#define HWPLOAD_SCHED_FLAG_UTIL_CLAMP	0x60	/* UTIL_CLAMP_MIN | _MAX */
+
+struct hwpload_sched_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+	uint32_t sched_util_min;
+	uint32_t sched_util_max;
+};
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: hwpload spin CPU SECS | duty CPU WORK_US SLEEP_US SECS |\n"
-		"       mark N | rdmsr CPU MSR\n");
+		"       mark N | rdmsr CPU MSR | uclamp MIN MAX COMMAND...\n");
 	exit(2);
 }
 
@@ -90,6 +111,25 @@ static int msr_fd(unsigned long cpu)
 	return fd;
 }
 
+static void uclamp(unsigned long min, unsigned long max)
+{
+	struct hwpload_sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_flags = HWPLOAD_SCHED_FLAG_KEEP_ALL |
+			       HWPLOAD_SCHED_FLAG_UTIL_CLAMP,
+		.sched_util_min = min,
+		.sched_util_max = max,
+	};
+
+	if (min > max || max > 1024)
+		usage();
+	if (syscall(SYS_sched_setattr, 0, &attr, 0)) {
+		fprintf(stderr, "hwpload: uclamp %lu %lu: %s\n", min, max,
+			strerror(errno));
+		exit(1);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t end, v;
@@ -97,6 +137,11 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		usage();
+	if (!strcmp(argv[1], "uclamp") && argc >= 5 && strcmp(argv[4], "uclamp")) {
+		uclamp(num(argv[2]), num(argv[3]));
+		argv[3] = argv[0];
+		return main(argc - 3, argv + 3);
+	}
 	if (!strcmp(argv[1], "spin") && argc == 4) {
 		pin(num(argv[2]));
 		spin_until(now_ns() + num(argv[3]) * 1000000000ull);
