@@ -718,13 +718,12 @@ static ssize_t show_scaling_cur_freq(struct cpufreq_policy *policy, char *buf)
 
 /*
  * cpufreq_per_cpu_attr_write() / store_##file_name() - sysfs write access
- */
-/*
+ *
  * The limits are frequencies in kHz: a number that fits in an unsigned long
  * (decimal, or hexadecimal or octal with a C prefix), or the write fails.  The
  * frequency QoS requests behind them hold s32 values, so anything above
- * S32_MAX means no limit and is stored as S32_MAX, which the policy clamps to
- * the CPU's range like any other.
+ * S32_MAX is stored as S32_MAX, which the policy clamps to the CPU's range
+ * like any other value above its highest frequency.
  */
 #define store_one(file_name, object)			\
 static ssize_t store_##file_name					\
@@ -2153,10 +2152,11 @@ EXPORT_SYMBOL_GPL(cpufreq_driver_fast_switch);
  * of DEADLINE tasks, a uclamp minimum, a runnable RT task), and at or below
  * @max_perf, which is the most that is allowed (a uclamp maximum), and should
  * select one as close to @target_perf as it can.  The governor passes
- * @min_perf <= @target_perf <= @max_perf <= @capacity; should the limits of
- * the policy or of the hardware not allow all three, @min_perf wins over
- * @max_perf.  A value at or above @capacity asks for the highest
- * performance level available (for @max_perf: no limit).
+ * @min_perf <= @target_perf <= @max_perf <= @capacity.  The limits of the
+ * policy and of the hardware come first; within them, @min_perf wins over
+ * @max_perf, and @max_perf over @target_perf.  A value at or above @capacity
+ * asks for the highest performance level available (for @max_perf: no
+ * limit).
  *
  * The callback runs in scheduler context: under the runqueue lock of the CPU,
  * with interrupts disabled and inside an RCU-sched read-side critical section.
@@ -2171,7 +2171,8 @@ EXPORT_SYMBOL_GPL(cpufreq_driver_fast_switch);
  * ->target(), ->target_index() or ->fast_switch() callbacks for that CPU.
  *
  * Unlike cpufreq_driver_fast_switch(), this does not update the frequency
- * statistics, and policy->cur only if the driver does.
+ * statistics, the frequency-invariance scale (arch_set_freq_scale()) or the
+ * cpu_frequency tracepoint, and policy->cur only if the driver does.
  */
 void cpufreq_driver_adjust_perf(struct cpufreq_policy *policy,
 				unsigned long min_perf,

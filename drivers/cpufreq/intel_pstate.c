@@ -2671,9 +2671,15 @@ static int intel_cpufreq_update_pstate(struct cpufreq_policy *policy,
  * the invariance reference are cached by intel_pstate_get_hwp_max() whenever
  * the policy limits are updated.  A change of the guaranteed level by the
  * platform is not seen before that: the HWP interrupt is not enabled, and _PPC
- * notifications do not reach this driver when HWP is in use.
+ * notifications do not reach this driver when HWP is in use.  @turbo_off says
+ * whether turbo P-states are disabled (global.no_turbo or
+ * global.turbo_disabled, read by the caller).
+ *
+ * Each value that another context may update is read once, so that each is
+ * used with a single value; they are not read as one atomic snapshot.
  */
-static struct hwp_perf_limits intel_cpufreq_hwp_limits(struct cpudata *cpu)
+static struct hwp_perf_limits
+intel_cpufreq_hwp_limits(struct cpudata *cpu, bool turbo_off)
 {
 	u64 hwp_cap = READ_ONCE(cpu->hwp_cap_cached);
 	struct hwp_perf_limits lim = {
@@ -2683,11 +2689,7 @@ static struct hwp_perf_limits intel_cpufreq_hwp_limits(struct cpudata *cpu)
 		.max_ratio = READ_ONCE(cpu->max_perf_ratio),
 	};
 
-	/*
-	 * Every value that another context may update is read once, so that
-	 * the request is composed from one snapshot of them.
-	 */
-	if (READ_ONCE(global.no_turbo) || READ_ONCE(global.turbo_disabled))
+	if (turbo_off)
 		lim.cap = HWP_GUARANTEED_PERF(hwp_cap);
 	else
 		lim.cap = HWP_HIGHEST_PERF(hwp_cap);
@@ -2698,15 +2700,16 @@ static struct hwp_perf_limits intel_cpufreq_hwp_limits(struct cpudata *cpu)
 /*
  * Compose the HWP request for a set of performance hints and store it in the
  * cache.  Return true if it differs from the cached one, that is, if the
- * HWP_REQUEST register needs to be written.
+ * HWP_REQUEST register needs to be written.  @turbo_off: see
+ * intel_cpufreq_hwp_limits().
  */
-static bool intel_cpufreq_perf_request(struct cpudata *cpu,
+static bool intel_cpufreq_perf_request(struct cpudata *cpu, bool turbo_off,
 				       unsigned long min_perf,
 				       unsigned long target_perf,
 				       unsigned long max_perf,
 				       unsigned long capacity, u64 *value)
 {
-	struct hwp_perf_limits lim = intel_cpufreq_hwp_limits(cpu);
+	struct hwp_perf_limits lim = intel_cpufreq_hwp_limits(cpu, turbo_off);
 	struct hwp_perf_levels l;
 	u64 prev = READ_ONCE(cpu->hwp_req_cached);
 
@@ -2729,10 +2732,12 @@ static void intel_cpufreq_adjust_perf(struct cpufreq_policy *policy,
 {
 	struct cpudata *cpu = all_cpu_data[policy->cpu];
 	int old_pstate = cpu->pstate.current_pstate;
+	bool turbo_off = READ_ONCE(global.no_turbo) ||
+			 READ_ONCE(global.turbo_disabled);
 	u64 value;
 
-	if (intel_cpufreq_perf_request(cpu, min_perf, target_perf, max_perf,
-				       capacity, &value))
+	if (intel_cpufreq_perf_request(cpu, turbo_off, min_perf, target_perf,
+				       max_perf, capacity, &value))
 		wrmsrl(MSR_HWP_REQUEST, value);
 
 	/*
@@ -3178,6 +3183,29 @@ static const struct x86_cpu_id hwp_support_ids[] __initconst = {
 	{}
 };
 
+/*
+ * Whether the performance hints of schedutil can be mapped onto HWP levels
+ * here: the mapping scales them to a level computed from P-state ratios
+ * (intel_pstate_perf_ref()), which only works where HWP levels are those
+ * ratios.  They are not on processors that use abstract HWP values (the
+ * Broadwell-style HWP of hwp_mode_bdw), nor on hybrid processors, whose
+ * cores have HWP levels on scales of their own and which this kernel does
+ * not support (CPUID.(EAX=7,ECX=0):EDX[15]).  There the frequency path is
+ * used.
+ */
+static bool __init intel_cpufreq_hints_usable(void)
+{
+	if (hwp_mode_bdw)
+		return false;
+
+	if (boot_cpu_data.cpuid_level >= 7 && (cpuid_edx(7) & BIT(15))) {
+		pr_info("hybrid processor: schedutil's performance hints not used\n");
+		return false;
+	}
+
+	return true;
+}
+
 static bool intel_pstate_hwp_is_enabled(void)
 {
 	u64 value;
@@ -3222,7 +3250,8 @@ static int __init intel_pstate_init(void)
 			 * ->fast_switch() stays: schedutil falls back to it
 			 * when utilization is not frequency-invariant.
 			 */
-			intel_cpufreq.adjust_perf = intel_cpufreq_adjust_perf;
+			if (intel_cpufreq_hints_usable())
+				intel_cpufreq.adjust_perf = intel_cpufreq_adjust_perf;
 			if (!default_driver)
 				default_driver = &intel_pstate;
 

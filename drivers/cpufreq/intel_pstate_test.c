@@ -35,8 +35,8 @@
  * @lowest: Lowest level the driver uses (cpu->pstate.min_pstate).
  * @min_ratio: Policy minimum (cpu->min_perf_ratio).
  * @max_ratio: Policy maximum (cpu->max_perf_ratio).
- * @no_turbo: Value of global.no_turbo (turbo disabled by the user).
- * @turbo_disabled: Value of global.turbo_disabled (disabled by firmware).
+ * @no_turbo: Turbo disabled by the user (as with global.no_turbo).
+ * @turbo_disabled: Turbo disabled by the firmware (global.turbo_disabled).
  * @ref: Frequency invariance reference level (cpu->hwp_perf_ref); 0 stands
  *	 for the capacity level, that is, a reference that follows the turbo
  *	 state as intel_pstate makes it do.
@@ -170,22 +170,21 @@ struct pstate_test_case {
 /**
  * struct pstate_test_ctx - State of one test.
  * @cpu: The test CPU's driver data.
- * @no_turbo: Saved global.no_turbo.
- * @turbo_disabled: Saved global.turbo_disabled.
  * @hwp_req: Saved HWP_REQUEST of the test CPU, if @hwp_req_ok.
  * @hwp_req_ok: Whether the functions that write HWP_REQUEST may be called:
  *	        the processor has no HWP, and the register reads (as in QEMU).
  * @hwp_active: Saved hwp_active, if @installed.
+ * @turbo_off: Turbo state the arithmetic cases pass to the driver's code
+ *	       instead of the driver's globals, which the tests never write.
  * @installed: Whether all_cpu_data points at the test CPU.
  */
 struct pstate_test_ctx {
 	struct cpudata cpu;
-	bool no_turbo;
-	bool turbo_disabled;
 	u64 hwp_req;
 	bool hwp_req_ok;
 	int hwp_active;
 	bool installed;
+	bool turbo_off;
 };
 
 static u64 pstate_test_hwp_cap(const struct pstate_test_limits *lim)
@@ -240,10 +239,26 @@ static struct cpudata *pstate_test_cpu(struct kunit *test,
 	cpu->max_perf_ratio = lim->max_ratio;
 	cpu->epp_cached = PSTATE_TEST_EPP;
 	cpu->hwp_req_cached = req;
-	global.no_turbo = lim->no_turbo;
-	global.turbo_disabled = lim->turbo_disabled;
+	ctx->turbo_off = lim->no_turbo || lim->turbo_disabled;
 
 	return cpu;
+}
+
+/*
+ * intel_cpufreq_perf_request() on the test CPU, with the turbo state of the
+ * limits pstate_test_cpu() set: the driver's globals are not touched, so that
+ * a running intel_pstate never sees the tests' values.
+ */
+static bool pstate_test_perf(struct cpudata *cpu, unsigned long min_perf,
+			     unsigned long target_perf, unsigned long max_perf,
+			     unsigned long capacity, u64 *value)
+{
+	struct pstate_test_ctx *ctx = container_of(cpu, struct pstate_test_ctx,
+						   cpu);
+
+	return intel_cpufreq_perf_request(cpu, ctx->turbo_off, min_perf,
+					  target_perf, max_perf, capacity,
+					  value);
 }
 
 /*
@@ -275,10 +290,10 @@ static void pstate_test_run_cases(struct kunit *test,
 
 	for (c = cases; c < cases + n; c++) {
 		cpu = pstate_test_cpu(test, c->lim, before);
-		write = intel_cpufreq_perf_request(cpu, c->min_perf,
-						   c->target_perf,
-						   c->max_perf ?: c->capacity,
-						   c->capacity, &value);
+		write = pstate_test_perf(cpu, c->min_perf,
+					 c->target_perf,
+					 c->max_perf ?: c->capacity,
+					 c->capacity, &value);
 		l = pstate_test_levels(cpu->hwp_req_cached);
 
 		KUNIT_EXPECT_EQ_MSG(test, l.min, c->min, "%s: MIN", c->name);
@@ -301,9 +316,6 @@ static int pstate_test_init(struct kunit *test)
 	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return -ENOMEM;
-
-	ctx->no_turbo = global.no_turbo;
-	ctx->turbo_disabled = global.turbo_disabled;
 
 	/*
 	 * Any online CPU: the MSR writes go there.  Never where HWP is
@@ -329,9 +341,6 @@ static void pstate_test_exit(struct kunit *test)
 		hwp_active = ctx->hwp_active;
 		mutex_unlock(&intel_pstate_driver_lock);
 	}
-
-	global.no_turbo = ctx->no_turbo;
-	global.turbo_disabled = ctx->turbo_disabled;
 
 	if (ctx->hwp_req_ok)
 		wrmsrl_safe_on_cpu(ctx->cpu.cpu, MSR_HWP_REQUEST, ctx->hwp_req);
@@ -386,6 +395,39 @@ static struct cpufreq_policy *pstate_test_install(struct kunit *test)
 	}
 
 	return policy;
+}
+
+struct pstate_test_call {
+	struct cpufreq_policy *policy;
+	unsigned long min_perf, target_perf, max_perf, capacity;
+};
+
+static void pstate_test_adjust_perf_fn(void *data)
+{
+	struct pstate_test_call *c = data;
+
+	intel_cpufreq_adjust_perf(c->policy, c->min_perf, c->target_perf,
+				  c->max_perf, c->capacity);
+}
+
+/*
+ * ->adjust_perf() as the scheduler calls it: on the CPU of @policy (the test
+ * CPU, whose HWP_REQUEST was saved), with interrupts off.
+ */
+static void pstate_test_adjust_perf(struct cpufreq_policy *policy,
+				    unsigned long min_perf,
+				    unsigned long target_perf,
+				    unsigned long max_perf,
+				    unsigned long capacity)
+{
+	struct pstate_test_call c = {
+		.policy = policy, .min_perf = min_perf,
+		.target_perf = target_perf, .max_perf = max_perf,
+		.capacity = capacity,
+	};
+
+	smp_call_function_single(policy->cpu, pstate_test_adjust_perf_fn, &c,
+				 true);
 }
 
 /* hwp_perf_scale() on its own: the level is the ceiling, never one short. */
@@ -540,12 +582,12 @@ static void intel_pstate_test_cap(struct kunit *test)
 
 	/* MAX follows the cached capabilities when the platform changes them. */
 	cpu = pstate_test_cpu(test, &lim_no_turbo, pstate_test_request(0, 0, 0));
-	intel_cpufreq_perf_request(cpu, 0, 1024, 1024, 1024, &value);
+	pstate_test_perf(cpu, 0, 1024, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 30);
 
 	cpu->hwp_cap_cached = (cpu->hwp_cap_cached & ~GENMASK_ULL(15, 8)) |
 			      (u64)20 << 8;
-	intel_cpufreq_perf_request(cpu, 0, 1024, 1024, 1024, &value);
+	pstate_test_perf(cpu, 0, 1024, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 20);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).max, 20);
 
@@ -553,15 +595,15 @@ static void intel_pstate_test_cap(struct kunit *test)
 	 * Turbo back: MAX and full demand follow at once, partial hints follow
 	 * the reference when the limits update refreshes it.
 	 */
-	global.no_turbo = false;
-	intel_cpufreq_perf_request(cpu, 0, 1024, 1024, 1024, &value);
+	((struct pstate_test_ctx *)test->priv)->turbo_off = false;
+	pstate_test_perf(cpu, 0, 1024, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 40);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).max, 40);
-	intel_cpufreq_perf_request(cpu, 0, 512, 1024, 1024, &value);
+	pstate_test_perf(cpu, 0, 512, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 15);
 
 	cpu->hwp_perf_ref = 40;
-	intel_cpufreq_perf_request(cpu, 0, 512, 1024, 1024, &value);
+	pstate_test_perf(cpu, 0, 512, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 20);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).max, 40);
 }
@@ -626,7 +668,7 @@ static void intel_pstate_test_max_perf(struct kunit *test)
 
 	/* A uclamp maximum of 0: everything at the floor. */
 	cpu = pstate_test_cpu(test, &lim_typical, pstate_test_request(0, 0, 0));
-	intel_cpufreq_perf_request(cpu, 0, 1024, 0, 1024, &value);
+	pstate_test_perf(cpu, 0, 1024, 0, 1024, &value);
 	KUNIT_EXPECT_EQ(test, value & PSTATE_TEST_LEVELS,
 			(u64)(HWP_MIN_PERF(8) | HWP_MAX_PERF(8) |
 			      HWP_DESIRED_PERF(8)));
@@ -735,11 +777,11 @@ static void intel_pstate_test_sweep(struct kunit *test)
 				last = 0;
 				for (target_perf = 0; target_perf <= 2 * capacity;
 				     target_perf++) {
-					intel_cpufreq_perf_request(cpu, min_perf,
-								   target_perf,
-								   max_perf,
-								   capacity,
-								   &value);
+					pstate_test_perf(cpu, min_perf,
+							 target_perf,
+							 max_perf,
+							 capacity,
+							 &value);
 					if (!pstate_test_sweep_point(test, lims[i],
 								     capacity,
 								     min_perf,
@@ -782,8 +824,8 @@ static void intel_pstate_test_busy_loop(struct kunit *test)
 		level = lims[i]->lowest;
 		for (n = 0; n < 100; n++) {
 			util = min(1024UL * 99 * level / (100UL * ref), 1024UL);
-			intel_cpufreq_perf_request(cpu, 0, util + (util >> 2),
-						   1024, 1024, &value);
+			pstate_test_perf(cpu, 0, util + (util >> 2),
+					 1024, 1024, &value);
 			l = pstate_test_levels(value);
 			level = l.desired;
 		}
@@ -816,8 +858,8 @@ static void intel_pstate_test_fields(struct kunit *test)
 	struct cpudata *cpu = pstate_test_cpu(test, &lim_typical, before);
 	u64 value;
 
-	KUNIT_EXPECT_TRUE(test, intel_cpufreq_perf_request(cpu, 256, 512, 1024,
-							   1024, &value));
+	KUNIT_EXPECT_TRUE(test, pstate_test_perf(cpu, 256, 512, 1024,
+						 1024, &value));
 	KUNIT_EXPECT_EQ(test, value, cpu->hwp_req_cached);
 	KUNIT_EXPECT_EQ(test, value & ~PSTATE_TEST_LEVELS,
 			before & ~PSTATE_TEST_LEVELS);
@@ -830,8 +872,8 @@ static void intel_pstate_test_fields(struct kunit *test)
 	/* With every other bit set as well. */
 	before = ~PSTATE_TEST_LEVELS;
 	cpu->hwp_req_cached = before;
-	KUNIT_EXPECT_TRUE(test, intel_cpufreq_perf_request(cpu, 0, 1024, 1024,
-							   1024, &value));
+	KUNIT_EXPECT_TRUE(test, pstate_test_perf(cpu, 0, 1024, 1024,
+						 1024, &value));
 	KUNIT_EXPECT_EQ(test, value,
 			before | HWP_MIN_PERF(8) | HWP_MAX_PERF(45) |
 			HWP_DESIRED_PERF(45));
@@ -846,21 +888,21 @@ static void intel_pstate_test_no_write(struct kunit *test)
 	unsigned int writes = 0;
 	u64 prev, value;
 
-	KUNIT_EXPECT_TRUE(test, intel_cpufreq_perf_request(cpu, 0, 512, 1024,
-							   1024, &value));
+	KUNIT_EXPECT_TRUE(test, pstate_test_perf(cpu, 0, 512, 1024,
+						 1024, &value));
 	prev = cpu->hwp_req_cached;
 
 	/* The same hints, and other hints that map to the same levels. */
-	KUNIT_EXPECT_FALSE(test, intel_cpufreq_perf_request(cpu, 0, 512, 1024,
-							    1024, &value));
-	KUNIT_EXPECT_FALSE(test, intel_cpufreq_perf_request(cpu, 0, 500, 1024,
-							    1024, &value));
-	KUNIT_EXPECT_FALSE(test, intel_cpufreq_perf_request(cpu, 1, 512, 1024,
-							    1024, &value));
+	KUNIT_EXPECT_FALSE(test, pstate_test_perf(cpu, 0, 512, 1024,
+						  1024, &value));
+	KUNIT_EXPECT_FALSE(test, pstate_test_perf(cpu, 0, 500, 1024,
+						  1024, &value));
+	KUNIT_EXPECT_FALSE(test, pstate_test_perf(cpu, 1, 512, 1024,
+						  1024, &value));
 	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached, prev);
 
-	KUNIT_EXPECT_TRUE(test, intel_cpufreq_perf_request(cpu, 0, 513, 1024,
-							   1024, &value));
+	KUNIT_EXPECT_TRUE(test, pstate_test_perf(cpu, 0, 513, 1024,
+						 1024, &value));
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(cpu->hwp_req_cached).desired, 21);
 
 	/*
@@ -869,8 +911,8 @@ static void intel_pstate_test_no_write(struct kunit *test)
 	 */
 	cpu->hwp_req_cached = pstate_test_request(0, 0, 0);
 	for (target_perf = 0; target_perf <= 2048; target_perf++)
-		writes += intel_cpufreq_perf_request(cpu, 0, target_perf, 1024,
-						     1024, &value);
+		writes += pstate_test_perf(cpu, 0, target_perf, 1024,
+					   1024, &value);
 	KUNIT_EXPECT_EQ(test, writes, 33U);
 }
 
@@ -932,7 +974,7 @@ static void intel_pstate_test_frequency_path(struct kunit *test)
 	if (!pstate_test_hwp_req_ok(test))
 		return;
 
-	intel_cpufreq_perf_request(cpu, 256, 512, 1024, 1024, &value);
+	pstate_test_perf(cpu, 256, 512, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 23);
 	other = value & ~PSTATE_TEST_LEVELS;
 
@@ -942,7 +984,7 @@ static void intel_pstate_test_frequency_path(struct kunit *test)
 			HWP_DESIRED_PERF(17));
 
 	/* Strict target: MAX at the target as well. */
-	intel_cpufreq_perf_request(cpu, 256, 512, 1024, 1024, &value);
+	pstate_test_perf(cpu, 256, 512, 1024, 1024, &value);
 	intel_cpufreq_adjust_hwp(cpu, 30, true, false);
 	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
 			other | HWP_MIN_PERF(30) | HWP_MAX_PERF(30) |
@@ -1009,7 +1051,7 @@ static void intel_pstate_test_suspend_callback(struct kunit *test)
 		return;
 
 	cpu->pstate.scaling = 100000;
-	intel_cpufreq_adjust_perf(policy, 256, 512, 1024, 1024);
+	pstate_test_adjust_perf(policy, 256, 512, 1024, 1024);
 	value = cpu->hwp_req_cached;
 	KUNIT_EXPECT_EQ(test, value & PSTATE_TEST_LEVELS,
 			(u64)(HWP_MIN_PERF(12) | HWP_MAX_PERF(45) |
@@ -1042,7 +1084,7 @@ static void intel_pstate_test_offline_callback(struct kunit *test)
 	if (!policy)
 		return;
 
-	intel_cpufreq_adjust_perf(policy, 0, 1024, 1024, 1024);
+	pstate_test_adjust_perf(policy, 0, 1024, 1024, 1024);
 	value = cpu->hwp_req_cached;
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 45);
 

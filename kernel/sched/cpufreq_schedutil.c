@@ -527,21 +527,6 @@ static void sugov_update_single_freq(struct update_util_data *hook, u64 time,
 }
 
 /*
- * Whether the utilization of the CFS and RT tasks on @rq reaches the uclamp
- * maximum of @rq, that is, whether the performance the CPU is asked for is
- * capped by uclamp.
- */
-static bool sugov_rq_is_capped(struct rq *rq)
-{
-	unsigned long max_util = uclamp_rq_get(rq, UCLAMP_MAX);
-
-	if (!uclamp_is_used() || max_util >= SCHED_CAPACITY_SCALE)
-		return false;
-
-	return cpu_util_cfs(rq) + cpu_util_rt(rq) >= max_util;
-}
-
-/*
  * The bounds of the performance hints for the CPU of @sg_cpu, in the units of
  * its capacity @sg_cpu->max:
  *
@@ -613,11 +598,12 @@ static void sugov_update_single_perf(struct update_util_data *hook, u64 time,
 
 	/*
 	 * Do not lower the target if the CPU has not been idle recently, as
-	 * the reduction is likely to be premature then, unless uclamp caps the
-	 * runqueue: the cap must be honoured at once.
+	 * the reduction is likely to be premature then, but never above what
+	 * is allowed: a uclamp maximum must be honoured at once.  While the
+	 * utilization of the runqueue reaches its uclamp maximum, the target
+	 * is max_perf already, so holding changes nothing then.
 	 */
-	if (sugov_cpu_is_busy(sg_cpu) && target_perf < prev_perf &&
-	    !sugov_rq_is_capped(cpu_rq(sg_cpu->cpu)))
+	if (sugov_cpu_is_busy(sg_cpu) && target_perf < prev_perf)
 		target_perf = min(prev_perf, max_perf);
 
 	/* What the next update compares its target with. */
