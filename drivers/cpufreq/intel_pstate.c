@@ -226,6 +226,9 @@ struct global_params {
  * @hwp_cap_cached:	Cached value of the last HWP Capabilities MSR
  * @hwp_perf_ref:	HWP level of full capacity in frequency invariance,
  *			cached with @hwp_cap_cached
+ * @hwp_perf_ratios:	@min_perf_ratio (bits 15:0) and @max_perf_ratio
+ *			(bits 31:16) in one word, written once they are final,
+ *			so that ->adjust_perf() reads the pair consistently
  * @last_io_update:	Last time when IO wake flag was set
  * @sched_flags:	Store scheduler flags for possible cross CPU update
  * @hwp_boost_min:	Last HWP boosted min performance
@@ -265,6 +268,7 @@ struct cpudata {
 	u64 hwp_req_cached;
 	u64 hwp_cap_cached;
 	int hwp_perf_ref;
+	u32 hwp_perf_ratios;
 	u64 last_io_update;
 	unsigned int sched_flags;
 	u32 hwp_boost_min;
@@ -2264,6 +2268,18 @@ static int intel_pstate_get_max_freq(struct cpudata *cpu)
 			cpu->pstate.max_freq : cpu->pstate.turbo_freq;
 }
 
+/*
+ * Publish the policy limits as one word for ->adjust_perf(), which reads them
+ * without a lock: the fields themselves go through intermediate values while
+ * intel_pstate_update_perf_limits() computes them.
+ */
+static void intel_pstate_publish_perf_ratios(struct cpudata *cpu)
+{
+	WRITE_ONCE(cpu->hwp_perf_ratios,
+		   (u32)(cpu->min_perf_ratio & 0xffff) |
+		   (u32)(cpu->max_perf_ratio & 0xffff) << 16);
+}
+
 static void intel_pstate_update_perf_limits(struct cpudata *cpu,
 					    unsigned int policy_min,
 					    unsigned int policy_max)
@@ -2326,6 +2342,8 @@ static void intel_pstate_update_perf_limits(struct cpudata *cpu,
 	pr_debug("cpu:%d max_perf_ratio:%d min_perf_ratio:%d\n", cpu->cpu,
 		 cpu->max_perf_ratio,
 		 cpu->min_perf_ratio);
+
+	intel_pstate_publish_perf_ratios(cpu);
 }
 
 static int intel_pstate_set_policy(struct cpufreq_policy *policy)
@@ -2486,6 +2504,7 @@ static int __intel_pstate_cpu_init(struct cpufreq_policy *policy)
 
 	cpu->max_perf_ratio = 0xFF;
 	cpu->min_perf_ratio = 0;
+	intel_pstate_publish_perf_ratios(cpu);
 
 	policy->min = cpu->pstate.min_pstate * cpu->pstate.scaling;
 	policy->max = cpu->pstate.turbo_pstate * cpu->pstate.scaling;
@@ -2675,18 +2694,20 @@ static int intel_cpufreq_update_pstate(struct cpufreq_policy *policy,
  * whether turbo P-states are disabled (global.no_turbo or
  * global.turbo_disabled, read by the caller).
  *
- * Each value that another context may update is read once, so that each is
- * used with a single value; they are not read as one atomic snapshot.
+ * Each value that another context may update is read once, and the two
+ * policy limits as one word, so that they are consistent with each other;
+ * the capabilities and the reference are each read once, but not as a pair.
  */
 static struct hwp_perf_limits
 intel_cpufreq_hwp_limits(struct cpudata *cpu, bool turbo_off)
 {
 	u64 hwp_cap = READ_ONCE(cpu->hwp_cap_cached);
+	u32 ratios = READ_ONCE(cpu->hwp_perf_ratios);
 	struct hwp_perf_limits lim = {
 		.ref = READ_ONCE(cpu->hwp_perf_ref),
 		.lowest = cpu->pstate.min_pstate,
-		.min_ratio = READ_ONCE(cpu->min_perf_ratio),
-		.max_ratio = READ_ONCE(cpu->max_perf_ratio),
+		.min_ratio = ratios & 0xffff,
+		.max_ratio = ratios >> 16,
 	};
 
 	if (turbo_off)

@@ -237,6 +237,7 @@ static struct cpudata *pstate_test_cpu(struct kunit *test,
 	cpu->pstate.min_pstate = lim->lowest;
 	cpu->min_perf_ratio = lim->min_ratio;
 	cpu->max_perf_ratio = lim->max_ratio;
+	intel_pstate_publish_perf_ratios(cpu);
 	cpu->epp_cached = PSTATE_TEST_EPP;
 	cpu->hwp_req_cached = req;
 	ctx->turbo_off = lim->no_turbo || lim->turbo_disabled;
