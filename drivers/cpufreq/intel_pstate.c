@@ -1217,9 +1217,9 @@ static ssize_t store_no_turbo(struct kobject *a, struct kobj_attribute *b,
 	unsigned int input;
 	int ret;
 
-	ret = sscanf(buf, "%u", &input);
-	if (ret != 1)
-		return -EINVAL;
+	ret = kstrtouint(buf, 10, &input);
+	if (ret)
+		return ret;
 
 	mutex_lock(&intel_pstate_driver_lock);
 
@@ -1238,7 +1238,7 @@ static ssize_t store_no_turbo(struct kobject *a, struct kobj_attribute *b,
 		return -EPERM;
 	}
 
-	global.no_turbo = clamp_t(int, input, 0, 1);
+	global.no_turbo = !!input;
 
 	/*
 	 * Frequency-invariant utilization is scaled against the highest
@@ -1312,9 +1312,9 @@ static ssize_t store_max_perf_pct(struct kobject *a, struct kobj_attribute *b,
 	unsigned int input;
 	int ret;
 
-	ret = sscanf(buf, "%u", &input);
-	if (ret != 1)
-		return -EINVAL;
+	ret = kstrtouint(buf, 10, &input);
+	if (ret)
+		return ret;
 
 	mutex_lock(&intel_pstate_driver_lock);
 
@@ -1325,7 +1325,7 @@ static ssize_t store_max_perf_pct(struct kobject *a, struct kobj_attribute *b,
 
 	mutex_lock(&intel_pstate_limits_lock);
 
-	global.max_perf_pct = clamp_t(int, input, global.min_perf_pct, 100);
+	global.max_perf_pct = clamp_t(unsigned int, input, global.min_perf_pct, 100);
 
 	mutex_unlock(&intel_pstate_limits_lock);
 
@@ -1345,9 +1345,9 @@ static ssize_t store_min_perf_pct(struct kobject *a, struct kobj_attribute *b,
 	unsigned int input;
 	int ret;
 
-	ret = sscanf(buf, "%u", &input);
-	if (ret != 1)
-		return -EINVAL;
+	ret = kstrtouint(buf, 10, &input);
+	if (ret)
+		return ret;
 
 	mutex_lock(&intel_pstate_driver_lock);
 
@@ -1358,7 +1358,7 @@ static ssize_t store_min_perf_pct(struct kobject *a, struct kobj_attribute *b,
 
 	mutex_lock(&intel_pstate_limits_lock);
 
-	global.min_perf_pct = clamp_t(int, input,
+	global.min_perf_pct = clamp_t(unsigned int, input,
 				      min_perf_pct_min(), global.max_perf_pct);
 
 	mutex_unlock(&intel_pstate_limits_lock);

@@ -1,0 +1,203 @@
+#!/bin/bash
+# Robustness (issue 5; on the real driver since issue 12, item 5) in debug
+# kernels: lockdep (PROVE_LOCKING, PROVE_RCU), DEBUG_ATOMIC_SLEEP, PREEMPT +
+# DEBUG_PREEMPT, generic KASAN, UBSAN, DEBUG_LIST, SCHED_DEBUG
+# (configs/debug.config), x86_64 under TCG.
+#
+# 1. Both KUnit suites (intel_pstate, cpufreq-perf-test) run at boot in the
+#    debug kernel with them (debug-x86) on stock QEMU, where the test-only
+#    driver can register: one PASS/FAIL line per case (debug.<suite>.<case>),
+#    parsed by the tree's kunit.py, and no splat while they run. The
+#    test-only driver covers what the real one cannot show: shared
+#    policies, no fast switching, a driver without ->adjust_perf(), x86
+#    invariance lost under load.
+# 2. The same debug configuration without KUnit (debug-hwp: only the real
+#    intel_pstate) boots on the emulated HWP machine (tools/build-qemu.sh)
+#    with intel_pstate=passive and schedutil, vCPU 1 an efficiency core,
+#    and tests/robustness/guest.sh runs from the initramfs: governor
+#    switching, CPU hotplug, limit writes racing with updates (including a
+#    maximum below the minimum) and passive -> active -> passive switches,
+#    all under load; the upstream cpufreq selftests (main.sh -t basic,
+#    sptest1..4; sptest2, sptest3 and sptest4 with fewer iterations, see
+#    below); bad input to every writable cpufreq attribute, schedutil
+#    tunable and intel_pstate file, with read-back; suspend to idle with a
+#    pm_test timer wake-up. After every scenario the guest checks the
+#    kernel log written since the previous check for splats, and the host
+#    checks the machine's record of every HWP_REQUEST write of each
+#    scenario (tests/robustness/record.py: ordered fields, schedutil's perf
+#    path in use under load). Figures of the machine are simulated.
+# 3. Both console logs are checked for splats as well.
+#
+# Environment: REPO BUILD KSRC (tree with the series);
+#   ROBUST_ITER  scales the scenario loops (default 1); ROBUST_TIMEOUT (s);
+#   ROBUST_SELFTESTS  comma-separated main.sh -t tests (default all five);
+#   SPTEST2_LOOPS (default 25, upstream 101), SPTEST3_LOOPS (default 25,
+#   upstream 1000) and SPTEST4_LOOPS (default 100, upstream 5000), or
+#   SPTEST_FULL=1 for the upstream sizes;
+#   ROBUST_ONLY  comma-separated parts of guest.sh to run (setup always
+#   runs; for debugging: a run with it set is not a full check);
+#   ROBUST_ARGS  more guest arguments (tests/robustness/README).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+REPO=${REPO:-$(cd "$here/.." && pwd)}
+BUILD=${BUILD:-$REPO/build}
+KSRC=${KSRC:-$BUILD/linux}
+export REPO BUILD KSRC
+splats='BUG:|WARNING:|possible circular locking|suspicious RCU usage|sleeping function called from invalid context|KASAN|UBSAN|Oops|Call Trace'
+common=("$REPO/configs/x86_64-test.config" "$REPO/Kconfig.fragment" "$REPO/configs/robustness.config" "$REPO/configs/debug.config")
+mkdir -p "$BUILD"
+fail=0
+
+# 1. the KUnit suites in the debug kernel, on stock QEMU. Its first build
+# starts from the test kernel's (SEED), the HWP machine's from this one's.
+t0=$(date +%s)
+if ! kimage=$(SEED=x86_64-test "$REPO/tools/build-kernel.sh" debug-x86 x86_64 "${common[@]}" \
+	"$REPO/configs/kunit-x86.config" "$REPO/configs/kunit-e2e.config" 2>"$BUILD/58-build.err"); then
+	sed 's/^/  /' "$BUILD/58-build.err"
+	echo "FAIL: robustness.build: the debug kernel with the KUnit suites did not build"
+	exit 1
+fi
+echo "INFO: debug kernel (KUnit): build step $(($(date +%s) - t0))s; $(grep -h 'built .* in' "$BUILD/58-build.err" | sed 's/^build-kernel: //')"
+kout=$BUILD/out/debug-x86
+if ! grep -qx 'CONFIG_CPU_FREQ_PERF_TEST=y' "$kout/.config"; then
+	echo "FAIL: robustness.config: debug kernel lacks CONFIG_CPU_FREQ_PERF_TEST"
+	exit 1
+fi
+t0=$(date +%s)
+KUNIT_BOOT_TIMEOUT=${ROBUST_KUNIT_TIMEOUT:-1200} "$REPO/tools/kunit-boot.sh" x86_64 "$kimage" intel_pstate cpufreq-perf-test \
+	>"$BUILD/58-kunit.out" 2>&1 || fail=1
+sed -n 's/^\(PASS\|FAIL\): /\1: debug./p; /^INFO: /p' "$BUILD/58-kunit.out"
+echo "INFO: debug kernel (KUnit): boot and suites took $(($(date +%s) - t0))s (log $kout/kunit-console.log)"
+hit=$(tr -d '\r' <"$kout/kunit-console.log" 2>/dev/null | grep -m1 -E "$splats")
+if [ ! -s "$kout/kunit-console.log" ]; then
+	echo "FAIL: debug.kunit-phase.splats: no console log $kout/kunit-console.log"
+	fail=1
+elif [ -n "$hit" ]; then
+	echo "FAIL: debug.kunit-phase.splats: $hit"
+	fail=1
+else
+	echo "PASS: debug.kunit-phase.splats"
+fi
+
+# 2. the scenarios on the real driver, on the emulated HWP machine
+name=debug-hwp
+t0=$(date +%s)
+if ! qemu=$("$REPO/tools/build-qemu.sh" 2>"$BUILD/58-qemu-build.err"); then
+	sed 's/^/  /' "$BUILD/58-qemu-build.err" | tail -n 20
+	echo "FAIL: robustness.machine: the emulated HWP machine did not build (tools/build-qemu.sh)"
+	exit 1
+fi
+if ! image=$(SEED=debug-x86 "$REPO/tools/build-kernel.sh" "$name" x86_64 "${common[@]}" \
+	"$REPO/configs/hwp-machine.config" 2>"$BUILD/58-build.err"); then
+	sed 's/^/  /' "$BUILD/58-build.err"
+	echo "FAIL: robustness.build: the debug kernel of the HWP machine did not build"
+	exit 1
+fi
+echo "INFO: debug kernel (HWP machine): build step $(($(date +%s) - t0))s; $(grep -h 'built .* in' "$BUILD/58-build.err" | sed 's/^build-kernel: //')"
+out=$BUILD/out/$name
+if grep -qE '^CONFIG_(KUNIT|CPU_FREQ_PERF_TEST)=y' "$out/.config"; then
+	echo "FAIL: robustness.config: the HWP machine's debug kernel has KUnit or the test driver"
+	exit 1
+fi
+
+# the guest script, the upstream cpufreq selftests, and bash for them (they
+# are bash scripts) with its libraries, plus a `sudo` that just runs its
+# arguments
+extra=("$REPO/tests/robustness/sudo:/usr/bin/sudo")
+# hwpload: the scenario markers in the machine's record
+if ! gcc -static -O2 -Wall -o "$out/hwpload" "$REPO/tools/hwp-guest/hwpload.c" >"$BUILD/58-hwpload.log" 2>&1; then
+	echo "FAIL: robustness.initramfs: hwpload does not build: $(tail -n 3 "$BUILD/58-hwpload.log" | tr '\n' '|')"
+	exit 1
+fi
+extra+=("$out/hwpload:/bin/hwpload")
+# sptest2, sptest3 and sptest4 at their full size take far longer under TCG
+# with KASAN and lockdep than CI allows (see tests/robustness/README):
+# run them with fewer iterations, unless SPTEST_FULL=1.  Only the loop
+# counts change, in a copy.  What they look for is reported by lockdep and
+# KASAN the first time the path runs (sptest2 is "concurrent_lockdep"); the
+# counts keep every path running concurrently many times over:
+SPTEST2_LOOPS=${SPTEST2_LOOPS:-25}	# upstream: seq 0 100 (per policy, concurrently)
+SPTEST3_LOOPS=${SPTEST3_LOOPS:-25}	# upstream: seq 1000 (x 8 instances, x 2 writers: 400 writers)
+SPTEST4_LOOPS=${SPTEST4_LOOPS:-100}	# upstream: seq 1 5000 (hotplug cycles, limit sweeps)
+stdir=$out/selftests-cpufreq
+rm -rf "$stdir" && mkdir -p "$stdir"
+cp "$KSRC"/tools/testing/selftests/cpufreq/*.sh "$stdir"/
+if [ "${SPTEST_FULL:-0}" != 1 ]; then
+	sp=$stdir/special-tests.sh
+	n2=$(grep -c 'for i in `seq 0 100`' "$sp")
+	n3=$(grep -c 'for I in `seq 1000`' "$sp")
+	n4=$(grep -c 'for [ij] in `seq 1 5000`' "$sp")
+	if [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 2 ]; then
+		echo "FAIL: robustness.selftests: special-tests.sh does not have the loops this script scales (found $n2, $n3 and $n4)"
+		exit 1
+	fi
+	sed -i -e "s/for i in \`seq 0 100\`/for i in \`seq 1 $SPTEST2_LOOPS\`/" \
+		-e "s/for I in \`seq 1000\`/for I in \`seq $SPTEST3_LOOPS\`/" \
+		-e "s/for \([ij]\) in \`seq 1 5000\`/for \1 in \`seq 1 $SPTEST4_LOOPS\`/" "$sp"
+	for n in 2 3 4; do
+		case $n in 2) pat="seq 1 $SPTEST2_LOOPS" c=1 ;; 3) pat="seq $SPTEST3_LOOPS" c=1 ;; 4) pat="seq 1 $SPTEST4_LOOPS" c=2 ;; esac
+		if [ "$(grep -c "in \`$pat\`" "$sp")" -lt $c ]; then
+			echo "FAIL: robustness.selftests: could not scale sptest$n's loop to $pat"
+			exit 1
+		fi
+	done
+	echo "INFO: selftests: sptest2 runs seq 1 $SPTEST2_LOOPS instead of seq 0 100, sptest3 seq $SPTEST3_LOOPS instead of seq 1000, sptest4 seq 1 $SPTEST4_LOOPS instead of seq 1 5000 (SPTEST_FULL=1 for the full size)"
+fi
+for f in "$stdir"/*.sh; do
+	extra+=("$f:/selftests/cpufreq/$(basename "$f")")
+done
+if [ -x /bin/bash ]; then
+	extra+=("$(readlink -f /bin/bash):/bin/bash")
+	for lib in $(ldd /bin/bash | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
+		extra+=("$(readlink -f "$lib"):$lib")
+	done
+fi
+initrd=$out/robustness-initrd.cpio.gz
+if ! "$REPO/tools/mkinitramfs.sh" "$initrd" "$REPO/tests/robustness/guest.sh" "${extra[@]}" 2>"$BUILD/58-initrd.err"; then
+	sed 's/^/  /' "$BUILD/58-initrd.err"
+	echo "FAIL: robustness.initramfs: could not build the initramfs"
+	exit 1
+fi
+
+log=$out/robustness-console.log
+record=$out/robustness.record
+rm -f "$record"
+t0=$(date +%s)
+"$REPO/tools/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$record" --hwp-opts hwp-highest=30:24 \
+	--kernel "$image" --initrd "$initrd" \
+	--append "intel_pstate=passive cpufreq.default_governor=schedutil log_buf_len=16M robust.iter=${ROBUST_ITER:-1} robust.selftests=${ROBUST_SELFTESTS:-basic,sptest1,sptest2,sptest3,sptest4}${ROBUST_ONLY:+ robust.only=$ROBUST_ONLY} ${ROBUST_ARGS:-}" \
+	--timeout "${ROBUST_TIMEOUT:-2400}" --mem 1G \
+	--log "$log" 2>"$BUILD/58-qemu.err"
+qrc=$?
+echo "INFO: debug kernel (HWP machine): boot and scenarios took $(($(date +%s) - t0))s (log $log, record $record)"
+if [ $qrc -ne 0 ]; then
+	echo "FAIL: robustness.run: $(grep -m1 'qemu-run: FAILED' "$BUILD/58-qemu.err" | cut -c1-200)"
+	fail=1
+fi
+tr -d '\r' <"$log" >"$log.txt"
+
+# 2. the guest's own checks
+if ! grep -q '^R-DONE' "$log.txt"; then
+	echo "FAIL: robustness.guest: the scenario script did not finish"
+	fail=1
+fi
+# (a kernel message may follow a result on the same console line: cut it)
+sed -n '/^R-[A-Z]*: /s/\[ *[0-9][0-9]*\.[0-9]*\] .*//; s/^R-PASS: /PASS: robustness./p; s/^R-FAIL: /FAIL: robustness./p; s/^R-SKIP: /SKIP: robustness./p; s/^R-INFO: /INFO: /p' "$log.txt"
+grep -q '^R-FAIL' "$log.txt" && fail=1
+
+if [ -n "${ROBUST_ONLY:-}" ]; then
+	echo "SKIP: robustness.partial: ROBUST_ONLY=$ROBUST_ONLY ran only part of the scenarios"
+fi
+
+# the machine's record of the scenarios
+python3 "$REPO/tests/robustness/record.py" "$log.txt" "$record" || fail=1
+
+# 3. the whole log
+n=$(grep -cE "$splats" "$log.txt")
+if [ "$n" -ne 0 ]; then
+	echo "FAIL: robustness.splats_total: $n splat line(s), first: $(grep -m1 -E "$splats" "$log.txt" | cut -c1-160)"
+	fail=1
+else
+	echo "PASS: robustness.splats_total"
+fi
+exit $fail
