@@ -12,11 +12,13 @@
 #    and they stay as built before it, also at the tip. Any other header
 #    change (types, members, variables, #include or #if lines) rebuilds
 #    every includer as kbuild would. The base step is a full build of its
-#    own, and the series tip is also built in full, from clean directories,
-#    as the test kernel (suite 10) and in the four variants below.
+#    own, and the series tip is also built in full, from a clean directory,
+#    as the test kernel (suite 10).
 #  - Variants, with the whole series: CONFIG_CPU_FREQ=n,
 #    CONFIG_X86_INTEL_PSTATE=n, CONFIG_SMP=n and CONFIG_ACPI=n (intel_pstate
 #    includes some headers only with ACPI; an include of ours once sat there).
+#    Each variant's first build starts from a copy of the bisect's tip build
+#    and rebuilds what its option changes (kbuild's per-option dependencies).
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 BASE_VERSION=${BASE_VERSION:-5.10.262-1}
@@ -78,25 +80,32 @@ for c in "$base" $commits; do
 			h != "" { s = sprintf("%s: %d of %d includers rebuilt", h, k, n) }
 			END { if (h != "") printf "%s", s }' "$tmp/narrow")
 	fi
+	t0=$SECONDS
 	if KSRC=$wt "$build" bisect x86_64 "$tmp/bisect.config" >"$tmp/bisect.log" 2>&1; then
 		echo "PASS: builds at $label${narrowed:+ ($narrowed)}"
+		echo "INFO: bisect $label: build step $((SECONDS - t0))s"
 	else
 		tail -n 8 "$tmp/bisect.log"
 		echo "FAIL: builds at $label: see $BUILD/out/bisect/build.log"
 	fi
 	i=$((i + 1))
 done
-git -C "$wt" checkout -q --detach "$base"
 
-# variants of the full series: drop the lines naming DROP (regex), add EXTRA
+# variants of the full series, in the worktree at the series tip: drop the
+# lines naming DROP (regex), add EXTRA. A first build starts from a copy of
+# the bisect's tip build (SEED), so that kbuild rebuilds only what the
+# option changes.
+git -C "$wt" checkout -q --detach "$branch" || echo "FAIL: variants: cannot check out $branch in $wt"
 variant() { # name drop-regex extra-line...
 	local name=$1 drop=$2
 	shift 2
-	filter_frags "$KSRC" "$tmp/$name.all" "${frags[@]}"
+	filter_frags "$wt" "$tmp/$name.all" "${frags[@]}"
 	grep -v -E "^(# )?CONFIG_($drop)[= ]" "$tmp/$name.all" >"$tmp/$name.config"
 	printf '%s\n' "$@" >>"$tmp/$name.config"
-	if "$build" "variant-$name" x86_64 "$tmp/$name.config" >"$tmp/$name.log" 2>&1; then
+	local t0=$SECONDS
+	if KSRC=$wt SEED=bisect "$build" "variant-$name" x86_64 "$tmp/$name.config" >"$tmp/$name.log" 2>&1; then
 		echo "PASS: builds with the series and $name"
+		echo "INFO: variant $name: build step $((SECONDS - t0))s$(grep -q '(SEED)' "$tmp/$name.log" && echo ', started from a copy of the bisect tip')"
 	else
 		tail -n 8 "$tmp/$name.log"
 		echo "FAIL: builds with the series and $name: see $BUILD/out/variant-$name/build.log"
@@ -111,4 +120,5 @@ variant X86_INTEL_PSTATE=n 'X86_INTEL_PSTATE[A-Z0-9_]*|SCHED_MC_PRIO' \
 variant SMP=n 'SMP|HOTPLUG_CPU|CPU_FREQ_GOV_SCHEDUTIL|CPU_FREQ_DEFAULT_GOV_SCHEDUTIL|[A-Z0-9_]*KUNIT[A-Z0-9_]*|[A-Z0-9_]*_TEST' \
 	'# CONFIG_SMP is not set' 'CONFIG_CPU_FREQ_DEFAULT_GOV_PERFORMANCE=y'
 variant ACPI=n 'ACPI' '# CONFIG_ACPI is not set'
+git -C "$wt" checkout -q --detach "$base"
 exit 0

@@ -12,7 +12,7 @@
 #
 # Prints the image path on stdout. Logs: $BUILD/out/NAME/{config,build}.log.
 # Re-running with unchanged inputs only re-runs kbuild's incremental make.
-# Environment: REPO BUILD KSRC JOBS; CCACHE_DIR as usual.
+# Environment: REPO BUILD KSRC JOBS; SEED (see below); CCACHE_DIR as usual.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,6 +42,21 @@ esac
 command -v "${cross}gcc" >/dev/null || die "${cross}gcc not found (run 'make deps')"
 
 out=$BUILD/out/$name
+# SEED=OTHER: a first build of NAME starts from a copy of $BUILD/out/OTHER, a
+# finished build of the same tree and architecture with a similar config;
+# kbuild then rebuilds only what the configuration difference touches (its
+# per-option dependencies, include/config/), not the whole kernel. The
+# result is the same as a build from scratch.
+seed=${SEED:-}
+if [ -n "$seed" ] && [ ! -f "$out/.config" ] && [ -f "$BUILD/out/$seed/.build-stats" ] &&
+	[ "$(sed -n 's/^include //p' "$BUILD/out/$seed/Makefile" 2>/dev/null)" = "$(cd "$KSRC" && pwd -P)/Makefile" ] &&
+	grep -q "^CONFIG_$(echo "$karch" | tr a-z A-Z)=y" "$BUILD/out/$seed/.config"; then
+	rm -rf "$out.seed"
+	cp -a "$BUILD/out/$seed" "$out.seed"
+	rm -f "$out.seed/.config.inputs" "$out.seed/.build-stats" "$out.seed"/*.log
+	rm -rf "$out" && mv "$out.seed" "$out"
+	log "$name: starting from a copy of $BUILD/out/$seed (SEED)"
+fi
 mkdir -p "$out"
 export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2000-01-01}
 export KBUILD_BUILD_USER=${KBUILD_BUILD_USER:-build} KBUILD_BUILD_HOST=${KBUILD_BUILD_HOST:-localhost}
