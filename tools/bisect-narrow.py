@@ -20,11 +20,13 @@ modifies can stop building. When every changed code line of the header's
 diff with function context (git diff -W) declares, defines or calls only
 functions, function pointers and macros, those names, and the names of the
 functions and declarations around the changes (a changed body names its
-function), are what the change touches. An object can break when its source
+function), are what the change touches; inside a function (an inline of
+the header) every identifier of a changed line counts, parameters and
+locals too, since one can only matter to an object that mentions it. An object can break when its source
 or a header it was compiled with mentions one of them; the printed objects
-are the includers that do. Any other changed line (a type, member,
-variable, parameter or local name, or an #include, #if or other directive
-but #define) prints nothing for that header: kbuild rebuilds every includer
+are the includers that do. Any other changed line (a type, member or
+variable outside a function, or an #include, #if or other directive but
+#define) prints nothing for that header: kbuild rebuilds every includer
 as usual. So does a header the patch deletes. Suite 21 deletes the printed
 objects, so that kbuild makes them again, and dates the header back (touch
 -c), so that kbuild does not remake the others on its account. Objects
@@ -77,27 +79,56 @@ def names_in(code):
     return found
 
 
+TOPLEVEL_TYPE = re.compile(r"^\s*(struct|union|enum|typedef)\b")
+
+
+def is_signature(code):
+    """A top-level line that starts a function definition (not a prototype,
+    not a struct, union, enum or typedef)."""
+    return (bool(CALL.search(code)) and not TOPLEVEL_TYPE.match(code)
+            and not code.rstrip().endswith(";") and "=" not in code)
+
+
 def changed_names(diff):
     """The names a header diff (git diff -W) touches, or None when a changed
-    line touches something these names cannot stand for (a variable, type,
-    member, parameter or local name, or a preprocessor line other than a
-    #define): then nothing is narrowed."""
-    names = set()
+    line touches something these names cannot stand for (a variable, type or
+    member outside a function, or a preprocessor line other than a #define):
+    then nothing is narrowed. Inside a function (its signature and its body,
+    an inline function of the header), every identifier of a changed line
+    counts as a name it touches: a parameter, a local or a type used there
+    can only matter to an object in which it is a macro; those identifiers
+    are returned apart, as the second set of the pair (names, locals); the
+    objects that name the function itself are rebuilt anyway."""
+    names, local = set(), set()
     state = {"-": False, "+": False}     # inside a /* */ comment, per side
+    in_func = {"-": False, "+": False}   # inside a function, per side
     for line in diff.splitlines():
         if line.startswith(("+++", "---", "@@", "diff ", "index ", "\\")):
             continue
         kind, text = line[:1], line[1:]
+        sides = ("-", "+") if kind == " " else (kind,)
+        if kind not in " +-":
+            continue
+        code, state[kind if kind != " " else "+"] = strip_comments(
+            text, state[kind if kind != " " else "+"])
         if kind == " ":
-            code, state["+"] = strip_comments(text, state["+"])
             state["-"] = state["+"]
+        # function context: a top-level signature opens it, a top-level }
+        # closes it
+        top = text[:1] not in ("", " ", "\t")
+        if top and code.strip():
+            sig = is_signature(code)
+            for sd in sides:
+                in_func[sd] = sig or (in_func[sd] and text[:1] == "{")
+        inside = all(in_func[sd] for sd in sides)
+        if kind == " ":
             # a top-level line (signature, declaration, macro) around a change
-            if text[:1] not in ("", " ", "\t", "}", "{"):
+            if top and text[:1] not in ("}", "{"):
                 names |= names_in(code)
+            if top and text[:1] == "}":
+                for sd in sides:
+                    in_func[sd] = False
             continue
-        if kind not in "+-":
-            continue
-        code, state[kind] = strip_comments(text, state[kind])
         if not code.strip():
             continue
         if code.lstrip().startswith("#"):
@@ -107,10 +138,13 @@ def changed_names(diff):
             continue
         found = names_in(code)
         others = {i for i in IDENT.findall(code) if i not in KEYWORDS} - found
-        if others:
+        if others and not inside:
             return None
         names |= found
-    return names
+        local |= others
+        if top and text[:1] == "}":
+            in_func[kind] = False
+    return names, local - names
 
 
 def git(ksrc, *args):
@@ -118,18 +152,34 @@ def git(ksrc, *args):
                           capture_output=True, text=True).stdout
 
 
+def git_grep(ksrc, *args):
+    """The files git grep lists; none (exit status 1) is not an error."""
+    r = subprocess.run(["git", "-C", ksrc, "grep", "-l"] + list(args),
+                       capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        raise subprocess.CalledProcessError(r.returncode, "git grep", r.stdout, r.stderr)
+    return r.stdout.split()
+
+
 SELF_TEST = [
     # (what, diff, expected names or None)
     ("a new declaration and inline", "@@\n+u64 foo(void);\n+/* a\n+ * b(c) d\n+ */\n"
-     "+static inline u64 bar(void)\n+{\n+\treturn 1ULL << 10;\n+}\n", {"foo", "bar"}),
-    ("a macro", "@@\n+#define FOO(x) bar(x)\n", {"FOO"}),
+     "+static inline u64 bar(void)\n+{\n+\treturn 1ULL << 10;\n+}\n", ({"foo", "bar"}, set())),
+    ("a macro", "@@\n+#define FOO(x) bar(x)\n", ({"FOO"}, set())),
     ("a changed body names its function", "@@\n static inline int f(void)\n {\n"
-     "-\treturn g();\n+\treturn h();\n }\n", {"f", "g", "h"}),
+     "-\treturn g();\n+\treturn h();\n }\n", ({"f", "g", "h"}, set())),
     ("a member", "@@\n struct s {\n+\tint x;\n };\n", None),
     ("an #include", "@@\n+#include <linux/x.h>\n", None),
     ("an #ifdef", "@@\n-#ifdef CONFIG_A\n+#ifdef CONFIG_B\n", None),
-    ("a pointer store in a body", "@@\n int f(int *v)\n {\n-\t*v = g(1);\n+\t*v = h(1);\n }\n", None),
-    ("a local in a body", "@@\n static inline int f(int a)\n {\n-\treturn a;\n+\treturn a + 1;\n }\n", None),
+    ("a pointer store in a body", "@@\n int f(int *v)\n {\n-\t*v = g(1);\n+\t*v = h(1);\n }\n",
+     ({"f", "g", "h"}, {"v"})),
+    ("a parameter in a body", "@@\n static inline int f(int a)\n {\n-\treturn a;\n+\treturn a + 1;\n }\n",
+     ({"f"}, {"a"})),
+    ("a new inline with a parameter", "@@\n+static inline unsigned long f(unsigned long util)\n+{\n"
+     "+\treturn util + (util >> 2);\n+}\n", ({"f"}, {"util"})),
+    ("a member after an inline", "@@\n static inline int f(int a)\n {\n \treturn a;\n }\n"
+     " struct s {\n+\tint x;\n };\n", None),
+    ("a variable after a function", "@@\n+int f(void)\n+{\n+\treturn 0;\n+}\n+int counter;\n", None),
     ("a typedef", "@@\n+typedef int foo_t;\n", None),
     ("an extern variable", "@@\n+extern int foo_var;\n", None),
 ]
@@ -184,15 +234,20 @@ def main():
         if not os.path.exists(absh):
             continue        # deleted: kbuild rebuilds (and fails) its includers
         diff = git(ksrc, "diff", "-W", "--no-color", commit + "^", commit, "--", h)
-        names = changed_names(diff)
+        found = changed_names(diff)
         includers = {o for o, fs in deps.items() if absh in fs}
         if os.environ.get("BISECT_NARROW_DEBUG"):
-            print(h, "names", names, file=sys.stderr)
-        if not includers or not names:
+            print(h, "names, locals", found, file=sys.stderr)
+        if not includers or not found or not found[0]:
             continue        # nothing to narrow, or not safely: kbuild as usual
+        names, local = found
         print("header", absh, len(includers))
-        hits = git(ksrc, "grep", "-l", "-w", *sum((["-e", n] for n in sorted(names)), []),
-                   "--", "*.c", "*.h", "*.S").split()
+        hits = git_grep(ksrc, "-w", *sum((["-e", n] for n in sorted(names)), []),
+                        "--", "*.c", "*.h", "*.S")
+        # a parameter or local of an inline function matters where it is a macro
+        if local:
+            hits += git_grep(ksrc, "-E", "^[[:space:]]*#[[:space:]]*define[[:space:]]+(%s)\\b"
+                             % "|".join(sorted(local)), "--", "*.c", "*.h", "*.S")
         # the changed headers themselves name what they declare: every
         # includer has them; what counts is a use elsewhere
         mention = {os.path.join(ksrc, p) for p in hits if p not in headers}
