@@ -25,6 +25,15 @@ Usage:
         table of every run in DIR (or the given run files), first config (or
         the one matching --base) as the baseline; writes DIR/summary.csv
 
+  hwp-ab.py plan    --ips N [options]
+        the commands of one run, one line each ("REPEAT WORKLOAD COMMAND..."),
+        for a machine without Python that runs them itself and reads the
+        energy counter around each (the emulated HWP machine's guest,
+        tests/hwp-machine/ab-guest.sh); N is its 'periodic -c' calibration
+  hwp-ab.py import  -r DIR -l LABEL CONSOLE
+        the AB-RUN/AB-ROW lines such a machine printed (CONSOLE, a log) as a
+        run file in DIR/runs, for 'compare'
+
 Across kernels: boot kernel A, 'run -l A'; boot kernel B, 'run -l B'; then
 'compare'.  Keep DIR: it also holds the work calibration (the amount of
 work per packet is measured once and kept fixed for every later run) and
@@ -297,20 +306,26 @@ def calibrate(rdir, bins, dry):
     return ips
 
 
+def perf_key(name):
+    """The output key of a workload's speed metric, its unit and direction."""
+    if name.startswith("periodic-"):
+        return "work_us_mean", "us/packet", "lower"
+    if name == "serial":
+        return "processes_per_s", "proc/s", "higher"
+    return "roundtrips_per_s", "rt/s", "higher"
+
+
 def workload_cmd(name, bins, ips, a):
     """Command line, perf key, unit and direction for one workload."""
     if name.startswith("periodic-"):
         hz = int(name[len("periodic-"):-2])
         periods = max(1, int(hz * a.duration))
         iters = max(1, int(ips * a.duty / hz))
-        return ([bins["periodic"], str(hz), str(periods), str(iters)],
-                "work_us_mean", "us/packet", "lower")
+        return ([bins["periodic"], str(hz), str(periods), str(iters)],) + perf_key(name)
     if name == "serial":
         iters = max(1, int(ips * 0.0005))      # 0.5 ms of work per process
-        return ([bins["spawn"], str(a.processes), str(iters)],
-                "processes_per_s", "proc/s", "higher")
-    return ([bins["pingpong"], str(a.roundtrips)],
-            "roundtrips_per_s", "rt/s", "higher")
+        return ([bins["spawn"], str(a.processes), str(iters)],) + perf_key(name)
+    return ([bins["pingpong"], str(a.roundtrips)],) + perf_key(name)
 
 
 def give_back(rdir):
@@ -330,6 +345,72 @@ def safe(s):
     return re.sub(r"[^A-Za-z0-9.+-]+", "-", s).strip("-") or "x"
 
 
+def make_row(kernel, driver, governor, label, w, rep, out, joules, key, unit):
+    """One row of a run file, from a helper's key=value output line."""
+    kv = parse_kv(out)
+    if "seconds" not in kv or key not in kv:
+        raise Fatal("workload %s #%s: no seconds= or %s= in its output: %r" % (w, rep, key, out))
+    secs = float(kv["seconds"])
+    return dict(kernel=kernel, driver=driver, governor=governor,
+                label=label, workload=w, repeat=rep,
+                seconds="%.4f" % secs,
+                energy_j="NA" if joules is None else "%.3f" % joules,
+                power_w="NA" if joules is None else "%.3f" % (joules / secs),
+                perf=kv[key], perf_unit=unit,
+                detail=("overruns=%s" % kv["overruns"]) if "overruns" in kv else "")
+
+
+def write_run(rdir, name, rows):
+    path = os.path.join(rdir, "runs", name + ".csv")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w", newline="") as f:
+        wr = csv.DictWriter(f, fieldnames=RUN_FIELDS, lineterminator="\n")
+        wr.writeheader()
+        wr.writerows(rows)
+    os.replace(path + ".tmp", path)
+    give_back(rdir)
+    log("wrote %s" % path)
+    return path
+
+
+def plan(a):
+    """The commands of one run, for a machine that runs them itself."""
+    bins = {h: h for h in HELPERS}
+    for rep in range(1, a.repeat + 1):
+        for w in a.workloads:
+            cmd = workload_cmd(w, bins, a.ips, a)[0]
+            print("%d %s %s" % (rep, w, " ".join(cmd)))
+
+
+def import_console(a):
+    """A run file from the AB-RUN and AB-ROW lines of a machine's console:
+    AB-RUN kernel=K driver=D governor=G, then per workload
+    AB-ROW repeat=R workload=W energy_uj=E|NA <the helper's output line>."""
+    head, rows = None, []
+    with open(a.console, errors="replace") as f:
+        for line in f:
+            line = line.strip("\r\n")
+            if line.startswith("AB-RUN "):
+                head = parse_kv(line)
+            elif line.startswith("AB-ROW "):
+                if head is None:
+                    raise Fatal("%s: AB-ROW before AB-RUN" % a.console)
+                kv = parse_kv(line)
+                w = kv.get("workload")
+                if w not in WORKLOADS:
+                    raise Fatal("%s: unknown workload in %r" % (a.console, line))
+                key, unit, _ = perf_key(w)
+                e = kv.get("energy_uj", "NA")
+                joules = None if e == "NA" else int(e) / 1e6
+                rows.append(make_row(head.get("kernel", "?"), head.get("driver", "?"),
+                                     head.get("governor", "?"), a.label, w,
+                                     int(kv.get("repeat", "1")), line, joules, key, unit))
+    if not rows:
+        raise Fatal("%s: no AB-ROW lines" % a.console)
+    return write_run(a.results, "_".join(safe(x) for x in (
+        head.get("kernel", "?"), head.get("driver", "?"), head.get("governor", "?"), a.label) if x), rows)
+
+
 def do_run(a, gov_label=None):
     rdir = a.results
     os.makedirs(os.path.join(rdir, "runs"), exist_ok=True)
@@ -342,7 +423,6 @@ def do_run(a, gov_label=None):
     label = a.label or ""
     stamp = time.strftime("%Y%m%dT%H%M%S")
     name = "_".join(safe(x) for x in (kernel, driver, governor, label, stamp) if x)
-    path = os.path.join(rdir, "runs", name + ".csv")
     log("run %s: kernel %s, driver %s, governor %s, meter %s"
         % (name, kernel, driver, governor, meter.name))
     rows = []
@@ -352,26 +432,11 @@ def do_run(a, gov_label=None):
             if a.settle and not a.dry_run:
                 time.sleep(a.settle)
             out, joules = meter.run(cmd)
-            kv = parse_kv(out)
-            secs = float(kv["seconds"])
-            row = dict(kernel=kernel, driver=driver, governor=governor,
-                       label=label, workload=w, repeat=rep,
-                       seconds="%.4f" % secs,
-                       energy_j="NA" if joules is None else "%.3f" % joules,
-                       power_w="NA" if joules is None else "%.3f" % (joules / secs),
-                       perf=kv[key], perf_unit=unit,
-                       detail=("overruns=%s" % kv["overruns"]) if "overruns" in kv else "")
+            row = make_row(kernel, driver, governor, label, w, rep, out, joules, key, unit)
             rows.append(row)
             log("  %-14s #%d %8.2f s  %s J  %s %s"
-                % (w, rep, secs, row["energy_j"], row["perf"], unit))
-    with open(path + ".tmp", "w", newline="") as f:
-        wr = csv.DictWriter(f, fieldnames=RUN_FIELDS, lineterminator="\n")
-        wr.writeheader()
-        wr.writerows(rows)
-    os.replace(path + ".tmp", path)
-    give_back(rdir)
-    log("wrote %s" % path)
-    return path
+                % (w, rep, float(row["seconds"]), row["energy_j"], row["perf"], unit))
+    return write_run(rdir, name, rows)
 
 
 # ---------------------------------------------------------------- compare
@@ -503,13 +568,19 @@ def main(argv):
     pr.add_argument("-g", "--governor", help="governor for this run (default: as is)")
     pa = sub.add_parser("ab", parents=[common, runopts], help="two governors")
     pa.add_argument("-g", "--governors", required=True, help="GOV_A,GOV_B")
+    pp = sub.add_parser("plan", parents=[runopts], help="commands of a run, for a machine without Python")
+    pp.add_argument("--ips", type=float, required=True,
+                    help="that machine's calibration: 'periodic -c' iterations per second")
+    pi = sub.add_parser("import", parents=[common], help="a run file from a machine's console")
+    pi.add_argument("-l", "--label", required=True, help="label for this run, e.g. base or series")
+    pi.add_argument("console", help="console log with AB-RUN and AB-ROW lines")
     pc = sub.add_parser("compare", parents=[common], help="table and CSV")
     pc.add_argument("--base", help="baseline: the config containing this text")
     pc.add_argument("--csv", help="summary CSV (default: RESULTS/summary.csv)")
     pc.add_argument("files", nargs="*", help="run files (default: RESULTS/runs/*.csv)")
     a = p.parse_args(argv)
 
-    if a.cmd in ("run", "ab"):
+    if a.cmd in ("run", "ab", "plan"):
         a.workloads = [w for w in a.only.split(",") if w] or WORKLOADS
         bad = [w for w in a.workloads if w not in WORKLOADS]
         if bad:
@@ -522,7 +593,13 @@ def main(argv):
     signal.signal(signal.SIGTERM, on_term)
     signal.signal(signal.SIGHUP, on_term)
 
-    if a.cmd == "run":
+    if a.cmd == "plan":
+        if a.ips <= 0:
+            raise Fatal("--ips must be positive")
+        plan(a)
+    elif a.cmd == "import":
+        import_console(a)
+    elif a.cmd == "run":
         if a.governor and not a.dry_run:
             with GovernorSwitch(a.governor):
                 do_run(a)
