@@ -111,13 +111,14 @@ variant() { # name drop-regex extra-line...
 		echo "FAIL: builds with the series and $name: see $BUILD/out/variant-$name/build.log"
 	fi
 }
-# SCHED_MC_PRIO (default y with SMP) selects both CPU_FREQ and X86_INTEL_PSTATE
-variant CPU_FREQ=n 'CPU_FREQ[A-Z0-9_]*|X86_INTEL_PSTATE[A-Z0-9_]*|CPUFREQ[A-Z0-9_]*|SCHED_MC_PRIO' \
+# SCHED_MC_PRIO (default y with SMP) selects both CPU_FREQ and X86_INTEL_PSTATE;
+# UCLAMP_TASK depends on schedutil, so it goes wherever schedutil goes
+variant CPU_FREQ=n 'CPU_FREQ[A-Z0-9_]*|X86_INTEL_PSTATE[A-Z0-9_]*|CPUFREQ[A-Z0-9_]*|SCHED_MC_PRIO|UCLAMP[A-Z0-9_]*' \
 	'# CONFIG_CPU_FREQ is not set' '# CONFIG_SCHED_MC_PRIO is not set'
 variant X86_INTEL_PSTATE=n 'X86_INTEL_PSTATE[A-Z0-9_]*|SCHED_MC_PRIO' \
 	'# CONFIG_X86_INTEL_PSTATE is not set' '# CONFIG_SCHED_MC_PRIO is not set'
 # schedutil, and so the test-only driver, need SMP: drop them and the KUnit suites
-variant SMP=n 'SMP|HOTPLUG_CPU|CPU_FREQ_GOV_SCHEDUTIL|CPU_FREQ_DEFAULT_GOV_SCHEDUTIL|[A-Z0-9_]*KUNIT[A-Z0-9_]*|[A-Z0-9_]*_TEST' \
+variant SMP=n 'SMP|HOTPLUG_CPU|CPU_FREQ_GOV_SCHEDUTIL|CPU_FREQ_DEFAULT_GOV_SCHEDUTIL|UCLAMP[A-Z0-9_]*|[A-Z0-9_]*KUNIT[A-Z0-9_]*|[A-Z0-9_]*_TEST' \
 	'# CONFIG_SMP is not set' 'CONFIG_CPU_FREQ_DEFAULT_GOV_PERFORMANCE=y'
 variant ACPI=n 'ACPI' '# CONFIG_ACPI is not set'
 git -C "$wt" checkout -q --detach "$base"
