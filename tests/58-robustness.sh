@@ -184,6 +184,14 @@ fi
 # (a kernel message may follow a result on the same console line: cut it)
 sed -n '/^R-[A-Z]*: /s/\[ *[0-9][0-9]*\.[0-9]*\] .*//; s/^R-PASS: /PASS: robustness./p; s/^R-FAIL: /FAIL: robustness./p; s/^R-SKIP: /SKIP: robustness./p; s/^R-INFO: /INFO: /p' "$log.txt"
 grep -q '^R-FAIL' "$log.txt" && fail=1
+# the guest's own count of its failures must match the lines that reached
+# the console (a result line garbled by kernel output would be lost)
+gcount=$(sed -n 's/^R-DONE: \([0-9]*\) failure.*/\1/p' "$log.txt" | head -n1)
+hcount=$(grep -c '^R-FAIL' "$log.txt")
+if [ -n "$gcount" ] && [ "$gcount" != "$hcount" ]; then
+	echo "FAIL: robustness.guest_count: the guest counted $gcount failure(s), the console shows $hcount R-FAIL lines"
+	fail=1
+fi
 
 if [ -n "${ROBUST_ONLY:-}" ]; then
 	echo "SKIP: robustness.partial: ROBUST_ONLY=$ROBUST_ONLY ran only part of the scenarios"

@@ -1325,7 +1325,8 @@ static ssize_t store_max_perf_pct(struct kobject *a, struct kobj_attribute *b,
 
 	mutex_lock(&intel_pstate_limits_lock);
 
-	global.max_perf_pct = clamp_t(unsigned int, input, global.min_perf_pct, 100);
+	global.max_perf_pct = clamp_t(unsigned int, input,
+				      global.min_perf_pct, 100);
 
 	mutex_unlock(&intel_pstate_limits_lock);
 

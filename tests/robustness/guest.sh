@@ -407,8 +407,8 @@ if want badinput; then
 					*) decimal=1 ;;
 					esac
 					if [ $decimal = 1 ] && [ ${#val} -le 10 ] && [ "$val" -le 4294967295 ] &&
-					   { [ "$val" -le "$top" ] && [ "$new" = "$((val))" ] ||
-					     [ "$val" -gt "$top" ] && [ "$new" = "$top" ]; }; then
+					   { { [ "$val" -le "$top" ] && [ "$new" = "$((val))" ]; } ||
+					     { [ "$val" -gt "$top" ] && [ "$new" = "$top" ]; }; }; then
 						echo "R-INFO: badinput.$tag.$(basename $(dirname $f))/$(basename $f): accepted '$val' as $new"
 					else
 						fail "badinput.$tag.$(basename $(dirname $f))/$(basename $f)" "accepted '$val', value '$old' -> '$new'"
@@ -479,6 +479,23 @@ if want badinput; then
 		wr $p/scaling_max_freq "$old_max"
 		wr $p/scaling_min_freq "$old_min"
 	done
+	# and good input still works: a valid maximum and minimum percentage
+	# take effect on every policy, and are put back
+	old_max=$(rd $IP/max_perf_pct) old_min=$(rd $IP/min_perf_pct)
+	# (the policies follow through a work item: give it a second)
+	wr $IP/max_perf_pct 50
+	sleep 1
+	mx=$(rd $IP/max_perf_pct) smax=$(rd $p0/scaling_max_freq)
+	wr $IP/max_perf_pct "$old_max"
+	check badinput.valid_max_perf_pct "max_perf_pct 50 read back '$mx', $(basename $p0) scaling_max_freq $smax (expected <= half of $(pmax $p0) plus a level)" \
+		[ "$mx" = 50 -a "$smax" -le $(($(pmax $p0) / 2 + 100000)) ]
+	wr $IP/min_perf_pct 60
+	sleep 1
+	mn=$(rd $IP/min_perf_pct) smin=$(rd $p0/scaling_min_freq)
+	wr $IP/min_perf_pct "$old_min"
+	sleep 1
+	check badinput.valid_min_perf_pct "min_perf_pct 60 read back '$mn', $(basename $p0) scaling_min_freq $smin (expected >= 60% of $(pmax $p0) minus a level)" \
+		[ "$mn" = 60 -a "$smin" -ge $(($(pmax $p0) * 6 / 10 - 100000)) ]
 	after_all=$(snapshot)
 	check badinput.state_restored "attributes differ after the bad-input run: $(echo "$after_all" | grep -vxF "$before_all" | tr '\n' ' ' | cut -c1-200)" [ "$before_all" = "$after_all" ]
 	[ $failures -eq $fails_before ] && pass "badinput.all_${n_inputs}_writes"
