@@ -8,7 +8,8 @@
 # (hwp-ab.py plan, with the guest's own work calibration from a first boot)
 # and reads the machine's SIMULATED package energy counter around each; the
 # host imports both runs (hwp-ab.py import) and prints the tool's table
-# (hwp-ab.py compare). The machine's record shows which request each kernel
+# (hwp-ab.py compare); the runs are labelled base-simulated and
+# series-simulated, so the run files and summary.csv say so too. The machine's record shows which request each kernel
 # made: the base puts its target into MIN only (DESIRED 0), the series
 # steers DESIRED. Every energy and power figure here is SIMULATED by the
 # emulated machine's power model (Documentation/project/hwp-machine.md),
@@ -140,7 +141,7 @@ for k in base series; do
 		fi ;;
 	*) fail "$k run" "not intel_cpufreq with schedutil: '$run'"; ok=0 ;;
 	esac
-	if ! "$ab" import -r "$res" -l "$k" "$dir/$k.txt" 2>"$dir/$k.import"; then
+	if ! "$ab" import -r "$res" -l "$k-simulated" "$dir/$k.txt" 2>"$dir/$k.import"; then
 		fail "$k import" "$(tr '\n' ' ' <"$dir/$k.import")"
 		ok=0
 	fi
@@ -169,7 +170,7 @@ PY
 
 # 4. the tool's table, every figure simulated
 echo "INFO: hwp-ab table (SIMULATED energy and power of the emulated HWP machine's model, not measured):"
-if "$ab" compare -r "$res" --base base >"$dir/table" 2>"$dir/compare.err"; then
+if "$ab" compare -r "$res" --base base-simulated >"$dir/table" 2>"$dir/compare.err"; then
 	sed 's/^/  SIMULATED | /' "$dir/table"
 	n=$(tail -n +2 "$res/summary.csv" | grep -c .)
 	if [ "$n" -eq $((2 * nplan / ${AB_REPEAT:-1})) ]; then
