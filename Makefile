@@ -29,6 +29,15 @@ TEST_FRAGMENTS  ?=
 BOOT_ARGS       ?= intel_pstate=passive cpufreq.default_governor=schedutil
 # empty: keep going with what is installed; set to skip the apt-get step
 NO_DEPS         ?=
+# compiler of the main job's kernels (all, kernel, boot): gcc; LLVM=1 (or
+# CC=clang) for Debian's clang and LLVM, built with make LLVM=1 LLVM_IAS=1
+# as Android's GKI 5.10 is. `make check` builds with both, whatever is set.
+LLVM            ?=
+TOOLCHAIN       := $(if $(or $(LLVM),$(filter clang%,$(notdir $(CC)))),llvm,gcc)
+# recipes run with the toolchain by name only: a CC or LLVM given here must
+# not reach the kernel's own make through the environment or MAKEFLAGS
+RUN             := env -u CC -u LLVM -u LLVM_IAS MAKEFLAGS= TOOLCHAIN=$(TOOLCHAIN)
+CHECK_RUN       := env -u CC -u LLVM -u LLVM_IAS -u TOOLCHAIN MAKEFLAGS=
 
 REPO := $(CURDIR)
 export REPO BUILD KSRC PATCHES BASE_VERSION BASE_SHA256 MIRROR SECURITY_MIRROR \
@@ -41,7 +50,7 @@ export REPO BUILD KSRC PATCHES BASE_VERSION BASE_SHA256 MIRROR SECURITY_MIRROR \
 
 ## all: the main job: deps, base, tree, x86_64 test kernel, boot, summary
 all:
-	@tools/main.sh $(if $(NO_DEPS),--no-deps)
+	@$(RUN) tools/main.sh $(if $(NO_DEPS),--no-deps)
 
 ## deps: install the Debian packages that are missing (apt-get)
 deps:
@@ -69,15 +78,15 @@ series-status:
 
 ## kernel: build the x86_64 test kernel (Kconfig.fragment + configs/x86_64-test.config)
 kernel: tree
-	@tools/test-kernel.sh
+	@$(RUN) tools/test-kernel.sh
 
 ## boot: build and boot the test kernel once, print what the guest saw
 boot:
-	@tools/main.sh --no-deps
+	@$(RUN) tools/main.sh --no-deps
 
 ## check: deps, base, tree, then every tests/NN-*.sh suite (TESTS='01 10' for some)
 check: deps tree
-	@tools/check.sh
+	@$(CHECK_RUN) tools/check.sh
 
 ## clean: drop kernel objects and logs (keeps the downloaded base and the tree)
 clean:

@@ -12,7 +12,11 @@
 #
 # Prints the image path on stdout. Logs: $BUILD/out/NAME/{config,build}.log.
 # Re-running with unchanged inputs only re-runs kbuild's incremental make.
-# Environment: REPO BUILD KSRC JOBS; SEED (see below); CCACHE_DIR as usual.
+# Environment: REPO BUILD KSRC JOBS; SEED (see below); CCACHE_DIR as usual;
+# TOOLCHAIN=gcc (the default: gcc, or aarch64-linux-gnu-gcc for arm64) or
+# TOOLCHAIN=llvm (Debian's clang and LLVM: make LLVM=1 LLVM_IAS=1, as
+# Android's GKI builds 5.10). An LLVM/LLVM_IAS that a calling make exports
+# is overridden, so the toolchain is always the one TOOLCHAIN names.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,7 +43,18 @@ x86_64) karch=x86; cross=""; image=arch/x86/boot/bzImage; target=bzImage ;;
 arm64) karch=arm64; cross=aarch64-linux-gnu-; image=arch/arm64/boot/Image; target=Image ;;
 *) die "unsupported ARCH $arch (x86_64 or arm64)" ;;
 esac
-command -v "${cross}gcc" >/dev/null || die "${cross}gcc not found (run 'make deps')"
+TOOLCHAIN=${TOOLCHAIN:-gcc}
+case "$TOOLCHAIN" in
+gcc)
+	command -v "${cross}gcc" >/dev/null || die "${cross}gcc not found (run 'make deps')"
+	ccbin=${cross}gcc toolchain=(LLVM= LLVM_IAS=) cc_is=CONFIG_CC_IS_GCC ;;
+llvm)
+	for t in clang ld.lld llvm-ar llvm-nm llvm-objcopy llvm-objdump llvm-readelf llvm-strip; do
+		command -v "$t" >/dev/null || die "$t not found (run 'make deps')"
+	done
+	ccbin=clang toolchain=(LLVM=1 LLVM_IAS=1) cc_is=CONFIG_CC_IS_CLANG ;;
+*) die "unsupported TOOLCHAIN $TOOLCHAIN (gcc or llvm)" ;;
+esac
 
 out=$BUILD/out/$name
 # SEED=OTHER: a first build of NAME starts from a copy of $BUILD/out/OTHER, a
@@ -50,7 +65,8 @@ out=$BUILD/out/$name
 seed=${SEED:-}
 if [ -n "$seed" ] && [ ! -f "$out/.config" ] && [ -f "$BUILD/out/$seed/.build-stats" ] &&
 	[ "$(sed -n 's/^include //p' "$BUILD/out/$seed/Makefile" 2>/dev/null)" = "$(cd "$KSRC" && pwd -P)/Makefile" ] &&
-	grep -q "^CONFIG_$(echo "$karch" | tr a-z A-Z)=y" "$BUILD/out/$seed/.config"; then
+	grep -q "^CONFIG_$(echo "$karch" | tr a-z A-Z)=y" "$BUILD/out/$seed/.config" &&
+	grep -q "^$cc_is=y" "$BUILD/out/$seed/.config"; then
 	rm -rf "$out.seed"
 	cp -a "$BUILD/out/$seed" "$out.seed"
 	rm -f "$out.seed/.config.inputs" "$out.seed/.build-stats" "$out.seed"/*.log
@@ -61,19 +77,20 @@ mkdir -p "$out"
 export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2000-01-01}
 export KBUILD_BUILD_USER=${KBUILD_BUILD_USER:-build} KBUILD_BUILD_HOST=${KBUILD_BUILD_HOST:-localhost}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD}
-cc="${cross}gcc"
-command -v ccache >/dev/null && cc="ccache ${cross}gcc"
-kmake() { make -s -C "$KSRC" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" CC="$cc" "$@"; }
+cc=$ccbin
+command -v ccache >/dev/null && cc="ccache $ccbin"
+kmake() { make -s -C "$KSRC" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" CC="$cc" "${toolchain[@]}" "$@"; }
 
 # --- config: regenerate only when the inputs change -------------------------
 inputs=$( {
-	echo "$arch"
+	echo "$arch $TOOLCHAIN"
+	"$ccbin" --version | head -n 1
 	cat "${frags[@]}"
 	git -C "$KSRC" rev-parse "HEAD^{tree}" 2>/dev/null || true
 	git -C "$KSRC" diff HEAD -- '*Kconfig*' 2>/dev/null || true
 } | sha256sum | cut -c1-64)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.config.inputs" 2>/dev/null)" != "$inputs" ]; then
-	log "configuring $name ($arch): tinyconfig + ${*}"
+	log "configuring $name ($arch, $TOOLCHAIN): tinyconfig + ${*}"
 	rm -f "$out/.config.inputs"
 	{
 		kmake tinyconfig
@@ -112,7 +129,7 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.config.inputs" 2>/dev/null)" != "$
 fi
 
 # --- build ------------------------------------------------------------------
-log "building $name ($arch, -j$JOBS)"
+log "building $name ($arch, $TOOLCHAIN, -j$JOBS)"
 # CPU seconds (user + system) of the make below and everything it ran: a
 # build's cost that does not depend on what else the machine runs (wall time
 # does). `times` must run in this shell: a $(...) subshell has no children.

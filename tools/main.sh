@@ -32,7 +32,7 @@ stage "base: linux-source-5.10 $BASE_VERSION (fetch, verify, unpack once)"
 "$here/fetch-base.sh" source
 stage "series: patches/ onto the base (branch series)"
 "$here/series.sh" tree
-stage "kernel: x86_64 test kernel (tinyconfig + fragments, ccache)"
+stage "kernel: x86_64 test kernel (tinyconfig + fragments, ccache, ${TOOLCHAIN:-gcc})"
 img=$("$here/test-kernel.sh")
 stage "boot: QEMU TCG x86_64, Skylake-Client, 2 CPUs: $BOOT_ARGS"
 mkdir -p "$BUILD/logs" "$BUILD/state"
@@ -113,7 +113,7 @@ if [ "$cpufreq" = none ]; then
 		cpufreq="$cpufreq; expected under QEMU TCG: no APERF/MPERF, no HWP"
 	fi
 fi
-read -r bsecs bsize <"$BUILD/out/x86_64-test/.build-stats" || true
+read -r bsecs bsize <"$(dirname "$img")/../../../.build-stats" || true
 npatch=$(git -C "$KSRC" rev-list --count "base-$BASE_VERSION..HEAD")
 if [ -x "$here/kunit-summary.sh" ]; then
 	kunit=$("$here/kunit-summary.sh" "$log" | tail -n1)
@@ -124,7 +124,7 @@ echo
 echo "Summary"
 echo "  base:     linux-source-5.10 $BASE_VERSION (tag base-$BASE_VERSION, $(git -C "$KSRC" rev-parse --short=12 "base-$BASE_VERSION"))"
 echo "  patches:  $npatch applied (branch $(git -C "$KSRC" symbolic-ref -q --short HEAD || echo detached), $(git -C "$KSRC" rev-parse --short=12 HEAD))"
-echo "  kernel:   ${img#"$REPO"/}, $(awk -v s="${bsize:-0}" 'BEGIN { printf "%.1f MiB", s / 1048576 }'), make took ${bsecs:-?}s this run"
+echo "  kernel:   ${img#"$REPO"/}, $(awk -v s="${bsize:-0}" 'BEGIN { printf "%.1f MiB", s / 1048576 }'), make took ${bsecs:-?}s this run, $(if [ "${TOOLCHAIN:-gcc}" = llvm ]; then echo "clang (LLVM=1 LLVM_IAS=1)"; else echo gcc; fi)"
 echo "  boot:     $boot${cpus:+, CPUs online $cpus}"
 echo "  cpufreq:  ${cpufreq:-unknown (guest did not report)}"
 echo "  kunit:    $kunit"

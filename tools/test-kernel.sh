@@ -7,6 +7,8 @@
 # Suites call this instead of build-kernel.sh so the kernel is built once.
 # KERNEL_NAME (default x86_64-test) names the build directory and the stamp,
 # for another kernel built once per run the same way (tools/hwp-kernel.sh).
+# TOOLCHAIN=llvm (make LLVM=1 or CC=clang on the main job) builds with
+# Debian's clang and LLVM (tools/build-kernel.sh) into NAME-llvm.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
@@ -18,6 +20,11 @@ fi
 name=${KERNEL_NAME:-x86_64-test}
 stamp=$BUILD/state/test-kernel.run
 [ "$name" = x86_64-test ] || stamp=$BUILD/state/$name-kernel.run
+if [ "${TOOLCHAIN:-gcc}" = llvm ]; then
+	name=$name-llvm stamp=${stamp%.run}-llvm.run
+	[ -z "${SEED:-}" ] || SEED=$SEED-llvm
+	export SEED
+fi
 if [ -n "${CHECK_RUN_ID:-}" ] && [ -f "$stamp" ] &&
 	[ "$(sed -n 1p "$stamp")" = "$CHECK_RUN_ID $TEST_FRAGMENTS" ] &&
 	[ -f "$(sed -n 2p "$stamp")" ]; then
