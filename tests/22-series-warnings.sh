@@ -5,6 +5,9 @@
 # warnings are compared with file names and line numbers taken out (so moved
 # lines do not count as new). Files the series adds have no base: all their
 # warnings are new. Headers are covered through the .c files that include them.
+# Twice: with gcc (W=1 and sparse), then with Debian's clang and LLVM (make
+# LLVM=1 LLVM_IAS=1, W=1; sparse does not depend on the compiler), the base
+# built the same way.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 BASE_VERSION=${BASE_VERSION:-5.10.262-1}
@@ -32,15 +35,20 @@ files=$(git -C "$KSRC" diff --name-only --diff-filter=AM "$base..$branch" -- '*.
 
 # configure + prepare a tree in O=$BUILD/out/NAME, then compile the objects
 # of the touched files that the config builds, with W=1 and sparse.
-warnings() { # name tree -> $tmp/NAME.warn
-	local name=$1 tree=$2 out=$BUILD/out/$1 objs=() f o dir
+warnings() { # name tree toolchain -> $tmp/NAME.warn
+	local name=$1 tree=$2 out=$BUILD/out/$1 objs=() f o dir tc=() check=(C=2 CHECK=sparse)
+	# an LLVM=1 exported by a calling make must not leak into the gcc pass
+	case $3 in
+	gcc) tc=(LLVM= LLVM_IAS=) ;;
+	llvm) tc=(LLVM=1 LLVM_IAS=1) check=() ;;
+	esac
 	filter_frags "$tree" "$tmp/$name.config" "${frags[@]}"
 	# configure only: build-kernel.sh would build the whole kernel
 	mkdir -p "$out"
-	make -s -C "$tree" O="$out" tinyconfig >"$tmp/$name.log" 2>&1 &&
+	make -s -C "$tree" O="$out" "${tc[@]}" tinyconfig >"$tmp/$name.log" 2>&1 &&
 		"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$tmp/$name.config" >>"$tmp/$name.log" 2>&1 &&
-		make -s -C "$tree" O="$out" olddefconfig >>"$tmp/$name.log" 2>&1 &&
-		make -s -C "$tree" O="$out" -j"$JOBS" prepare >>"$tmp/$name.log" 2>&1 || return 1
+		make -s -C "$tree" O="$out" "${tc[@]}" olddefconfig >>"$tmp/$name.log" 2>&1 &&
+		make -s -C "$tree" O="$out" "${tc[@]}" -j"$JOBS" prepare >>"$tmp/$name.log" 2>&1 || return 1
 	for f in $files; do
 		[ -f "$tree/$f" ] || continue
 		o=${f%.c}.o
@@ -59,46 +67,56 @@ warnings() { # name tree -> $tmp/NAME.warn
 	echo "${objs[@]}" >"$tmp/$name.objs"
 	[ ${#objs[@]} -gt 0 ] || { : >"$tmp/$name.warn"; return 0; }
 	rm -f "${objs[@]/#/$out/}"
-	make -C "$tree" O="$out" W=1 C=2 CHECK=sparse -j"$JOBS" "${objs[@]}" >"$tmp/$name.raw" 2>&1 || return 1
+	make -C "$tree" O="$out" "${tc[@]}" W=1 "${check[@]}" -j"$JOBS" "${objs[@]}" >"$tmp/$name.raw" 2>&1 || return 1
 	# keep warnings about the touched files and the headers they changed;
 	# strip directories, line and column numbers
 	grep -E '(warning|error):' "$tmp/$name.raw" |
 		sed -E 's#^.*/##; s#^([^:]+):[0-9]+(:[0-9]+)?:#\1:#' | sort >"$tmp/$name.warn"
 }
 
-if ! warnings warn-base "$wt"; then
-	tail -n 10 "$tmp/warn-base.log" "$tmp/warn-base.raw" 2>/dev/null
-	echo "FAIL: warnings: cannot compile the touched files at the base"
-	exit 0
-fi
-if ! warnings warn-series "$KSRC"; then
-	tail -n 10 "$tmp/warn-series.log" "$tmp/warn-series.raw" 2>/dev/null
-	echo "FAIL: warnings: cannot compile the touched files with the series"
-	exit 0
-fi
-objs=$(cat "$tmp/warn-series.objs")
-[ -n "$objs" ] || { echo "FAIL: warnings: no touched file is built by the test config"; exit 0; }
-echo "compiled with W=1 C=2: $objs"
-for o in $objs; do
-	src=$(basename "${o%.o}")
-	# warnings that belong to this object's compile: lines naming the file
-	new=$(comm -13 <(grep "^$src\\." "$tmp/warn-base.warn" || true) <(grep "^$src\\." "$tmp/warn-series.warn" || true))
+compare() { # toolchain: gcc (W=1, sparse) or llvm (W=1)
+	local tc=$1 sfx what objs o src new
+	case $tc in
+	gcc) sfx="" what="W=1/sparse" ;;
+	llvm) sfx="-llvm" what="clang W=1" ;;
+	esac
+	if ! warnings "warn-base$sfx" "$wt" "$tc"; then
+		tail -n 10 "$tmp/warn-base$sfx.log" "$tmp/warn-base$sfx.raw" 2>/dev/null
+		echo "FAIL: warnings ($tc): cannot compile the touched files at the base"
+		return
+	fi
+	if ! warnings "warn-series$sfx" "$KSRC" "$tc"; then
+		tail -n 10 "$tmp/warn-series$sfx.log" "$tmp/warn-series$sfx.raw" 2>/dev/null
+		echo "FAIL: warnings ($tc): cannot compile the touched files with the series"
+		return
+	fi
+	objs=$(cat "$tmp/warn-series$sfx.objs")
+	[ -n "$objs" ] || { echo "FAIL: warnings ($tc): no touched file is built by the test config"; return; }
+	echo "INFO: compiled with $what ($tc): $objs"
+	for o in $objs; do
+		src=$(basename "${o%.o}")
+		# warnings that belong to this object's compile: lines naming the file
+		new=$(comm -13 <(grep "^$src\\." "$tmp/warn-base$sfx.warn" || true) <(grep "^$src\\." "$tmp/warn-series$sfx.warn" || true))
+		if [ -z "$new" ]; then
+			echo "PASS: no new $what warnings in $o"
+		else
+			echo "$new" | head -n 10
+			echo "FAIL: new $what warnings in $o: $(echo "$new" | wc -l)"
+		fi
+	done
+	# and none anywhere else: in files included by the compiled ones (headers
+	# the series touches, test files #included at the end of a driver). Compared
+	# as sets of messages: an object the series adds also includes headers that
+	# already warn at the base (mmzone.h), which is not a new warning.
+	new=$(comm -13 <(sort -u "$tmp/warn-base$sfx.warn") <(sort -u "$tmp/warn-series$sfx.warn"))
 	if [ -z "$new" ]; then
-		echo "PASS: no new W=1/sparse warnings in $o"
+		echo "PASS: no new $what warnings anywhere in these compiles (headers and included files too)"
 	else
 		echo "$new" | head -n 10
-		echo "FAIL: new W=1/sparse warnings in $o: $(echo "$new" | wc -l)"
+		echo "FAIL: new $what warnings in these compiles: $(echo "$new" | wc -l)"
 	fi
-done
-# and none anywhere else: in files included by the compiled ones (headers
-# the series touches, test files #included at the end of a driver). Compared
-# as sets of messages: an object the series adds also includes headers that
-# already warn at the base (mmzone.h), which is not a new warning.
-new=$(comm -13 <(sort -u "$tmp/warn-base.warn") <(sort -u "$tmp/warn-series.warn"))
-if [ -z "$new" ]; then
-	echo "PASS: no new W=1/sparse warnings anywhere in these compiles (headers and included files too)"
-else
-	echo "$new" | head -n 10
-	echo "FAIL: new W=1/sparse warnings in these compiles: $(echo "$new" | wc -l)"
-fi
+}
+
+compare gcc
+compare llvm
 exit 0
