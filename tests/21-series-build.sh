@@ -7,7 +7,10 @@
 #    exist there, so a patch that adds a Kconfig symbol is built with it from
 #    that patch on. A patch that changes a header only in functions, function
 #    pointers and macros rebuilds only the includers that can break: those
-#    whose sources or headers name one of them (tools/bisect-narrow.py); the
+#    whose sources or headers name one of them, where a name in the body of
+#    another header's inline stands for that inline's name, plus one
+#    includer of each such header and of the changed one, which compiles
+#    their bodies (tools/bisect-narrow.py); the
 #    header is dated back so that kbuild leaves the other includers alone,
 #    and they stay as built before it, also at the tip. Any other header
 #    change (types, members, variables, #include or #if lines) rebuilds
@@ -18,7 +21,8 @@
 #    CONFIG_X86_INTEL_PSTATE=n, CONFIG_SMP=n and CONFIG_ACPI=n (intel_pstate
 #    includes some headers only with ACPI; an include of ours once sat there).
 #    Each variant's first build starts from a copy of the bisect's tip build
-#    and rebuilds what its option changes (kbuild's per-option dependencies).
+#    (CPU_FREQ=n: of X86_INTEL_PSTATE=n's) and rebuilds what its option
+#    changes (kbuild's per-option dependencies).
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 BASE_VERSION=${BASE_VERSION:-5.10.262-1}
@@ -96,30 +100,33 @@ done
 # the bisect's tip build (SEED), so that kbuild rebuilds only what the
 # option changes.
 git -C "$wt" checkout -q --detach "$branch" || echo "FAIL: variants: cannot check out $branch in $wt"
-variant() { # name drop-regex extra-line...
-	local name=$1 drop=$2
-	shift 2
+variant() { # seed name drop-regex extra-line...
+	local seed=$1 name=$2 drop=$3
+	shift 3
 	filter_frags "$wt" "$tmp/$name.all" "${frags[@]}"
 	grep -v -E "^(# )?CONFIG_($drop)[= ]" "$tmp/$name.all" >"$tmp/$name.config"
 	printf '%s\n' "$@" >>"$tmp/$name.config"
 	local t0=$SECONDS
-	if KSRC=$wt SEED=bisect "$build" "variant-$name" x86_64 "$tmp/$name.config" >"$tmp/$name.log" 2>&1; then
+	if KSRC=$wt SEED=$seed "$build" "variant-$name" x86_64 "$tmp/$name.config" >"$tmp/$name.log" 2>&1; then
 		echo "PASS: builds with the series and $name"
-		echo "INFO: variant $name: build step $((SECONDS - t0))s$(grep -q '(SEED)' "$tmp/$name.log" && echo ', started from a copy of the bisect tip')"
+		echo "INFO: variant $name: build step $((SECONDS - t0))s$(grep -q '(SEED)' "$tmp/$name.log" && echo ", started from a copy of $seed")"
 	else
 		tail -n 8 "$tmp/$name.log"
 		echo "FAIL: builds with the series and $name: see $BUILD/out/variant-$name/build.log"
 	fi
 }
 # SCHED_MC_PRIO (default y with SMP) selects both CPU_FREQ and X86_INTEL_PSTATE;
-# UCLAMP_TASK depends on schedutil, so it goes wherever schedutil goes
-variant CPU_FREQ=n 'CPU_FREQ[A-Z0-9_]*|X86_INTEL_PSTATE[A-Z0-9_]*|CPUFREQ[A-Z0-9_]*|SCHED_MC_PRIO|UCLAMP[A-Z0-9_]*' \
-	'# CONFIG_CPU_FREQ is not set' '# CONFIG_SCHED_MC_PRIO is not set'
-variant X86_INTEL_PSTATE=n 'X86_INTEL_PSTATE[A-Z0-9_]*|SCHED_MC_PRIO' \
+# UCLAMP_TASK depends on schedutil, so it goes wherever schedutil goes.
+# X86_INTEL_PSTATE=n comes first: CPU_FREQ=n starts from its build, which
+# has already rebuilt what SCHED_MC_PRIO=n changes (asm/topology.h, included
+# by most of the kernel), so it rebuilds only what CPU_FREQ=n adds.
+variant bisect X86_INTEL_PSTATE=n 'X86_INTEL_PSTATE[A-Z0-9_]*|SCHED_MC_PRIO' \
 	'# CONFIG_X86_INTEL_PSTATE is not set' '# CONFIG_SCHED_MC_PRIO is not set'
+variant variant-X86_INTEL_PSTATE=n CPU_FREQ=n 'CPU_FREQ[A-Z0-9_]*|X86_INTEL_PSTATE[A-Z0-9_]*|CPUFREQ[A-Z0-9_]*|SCHED_MC_PRIO|UCLAMP[A-Z0-9_]*' \
+	'# CONFIG_CPU_FREQ is not set' '# CONFIG_SCHED_MC_PRIO is not set'
 # schedutil, and so the test-only driver, need SMP: drop them and the KUnit suites
-variant SMP=n 'SMP|HOTPLUG_CPU|CPU_FREQ_GOV_SCHEDUTIL|CPU_FREQ_DEFAULT_GOV_SCHEDUTIL|UCLAMP[A-Z0-9_]*|[A-Z0-9_]*KUNIT[A-Z0-9_]*|[A-Z0-9_]*_TEST' \
+variant bisect SMP=n 'SMP|HOTPLUG_CPU|CPU_FREQ_GOV_SCHEDUTIL|CPU_FREQ_DEFAULT_GOV_SCHEDUTIL|UCLAMP[A-Z0-9_]*|[A-Z0-9_]*KUNIT[A-Z0-9_]*|[A-Z0-9_]*_TEST' \
 	'# CONFIG_SMP is not set' 'CONFIG_CPU_FREQ_DEFAULT_GOV_PERFORMANCE=y'
-variant ACPI=n 'ACPI' '# CONFIG_ACPI is not set'
+variant bisect ACPI=n 'ACPI' '# CONFIG_ACPI is not set'
 git -C "$wt" checkout -q --detach "$base"
 exit 0

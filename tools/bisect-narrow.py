@@ -24,7 +24,13 @@ function), are what the change touches; inside a function (an inline of
 the header) every identifier of a changed line counts, parameters and
 locals too, since one can only matter to an object that mentions it. An object can break when its source
 or a header it was compiled with mentions one of them; the printed objects
-are the includers that do. Any other changed line (a type, member or
+are the includers that do. A mention inside the body of an inline function
+of another header (energy_model.h's em_cpu_energy() calls map_util_freq(),
+and device.h includes energy_model.h) does not make every includer of that
+header a user: the inline's code is emitted only where it is called, so its
+name joins the names instead (and so on, until no new name turns up), and
+one includer of that header is rebuilt, which compiles its body; so is one
+includer of the changed header when no user of its names is. Any other changed line (a type, member or
 variable outside a function, or an #include, #if or other directive but
 #define) prints nothing for that header: kbuild rebuilds every includer
 as usual. So does a header the patch deletes. Suite 21 deletes the printed
@@ -147,18 +153,68 @@ def changed_names(diff):
     return names, local - names
 
 
+def first_name(code):
+    """The function a signature line names: its first call-like name that
+    is not a keyword or __attribute__."""
+    for n in CALL.findall(code):
+        if n not in KEYWORDS:
+            return n
+    return None
+
+
+def body_owners(lines, names):
+    """The inline functions whose bodies hold the mentions of NAMES in a
+    header (its LINES), or None when a mention lies anywhere else (a macro,
+    a declaration, a signature, a one-line function): then the header counts
+    as using the names. A body opens with a { in column 0 after a signature
+    and closes with a } in column 0, kernel style."""
+    word = re.compile(r"\b(%s)\b" % "|".join(re.escape(n) for n in sorted(names)))
+    owners, incomment, func, pending = set(), False, None, None
+    for text in lines:
+        text = text.rstrip("\n")
+        code, incomment = strip_comments(text, incomment)
+        top = text[:1] not in ("", " ", "\t")
+        if func is not None:
+            if top and text[:1] == "}":
+                func = None
+                if word.search(code[1:]):
+                    return None
+            elif word.search(code):
+                owners.add(func)
+            continue
+        if top and code.strip() and text[:1] not in ("{", "#"):
+            pending = first_name(code) if is_signature(code) else None
+        # a function's own signature (a definition or a stub) does not use it
+        if word.search(re.sub(r"\b%s\b" % pending, " ", code) if top and pending else code):
+            return None
+        if top and text[:1] == "{" and pending:
+            func, pending = pending, None
+    return owners
+
+
 def git(ksrc, *args):
     return subprocess.run(["git", "-C", ksrc] + list(args), check=True,
                           capture_output=True, text=True).stdout
 
 
-def git_grep(ksrc, *args):
-    """The files git grep lists; none (exit status 1) is not an error."""
-    r = subprocess.run(["git", "-C", ksrc, "grep", "-l"] + list(args),
-                       capture_output=True, text=True)
-    if r.returncode not in (0, 1):
-        raise subprocess.CalledProcessError(r.returncode, "git grep", r.stdout, r.stderr)
-    return r.stdout.split()
+class Sources:
+    """The source files the objects in OUT were made from (nothing else
+    can matter to them), read once, searched with regular expressions."""
+
+    def __init__(self, ksrc, files):
+        self.ksrc, self.text = ksrc, {}
+        for f in sorted(files):
+            if f.startswith(ksrc + os.sep) and f.endswith((".c", ".h", ".S")):
+                try:
+                    with open(f, errors="replace") as fh:
+                        self.text[f] = fh.read()
+                except OSError:
+                    pass
+
+    def grep(self, regex):
+        """The files (absolute paths) in which REGEX matches."""
+        r = re.compile(regex, re.M)
+        return [f for f, t in self.text.items() if r.search(t)]
 
 
 SELF_TEST = [
@@ -185,14 +241,37 @@ SELF_TEST = [
 ]
 
 
+BODY_TEST = [
+    # (what, header text, names, expected owners or None)
+    ("a call in an inline's body", "static inline int\ng(int x)\n{\n\treturn f(x);\n}\n",
+     {"f"}, {"g"}),
+    ("a call in a macro", "#define G(x) f(x)\n", {"f"}, None),
+    ("a prototype", "int f(int x);\n", {"f"}, None),
+    ("a one-line inline", "static inline int g(void) { return f(1); }\n", {"f"}, None),
+    ("a one-line inline named like a prefix", "static inline int f(int x) { return foo(x); }\n", {"foo"}, None),
+    ("a signature", "static inline int g(int f)\n{\n\treturn 0;\n}\n", {"f"}, None),
+    ("its own definition and stub", "static inline int f(int a,\n\tint b)\n{\n\treturn g(a);\n}\n"
+     "static inline int f(int a, int b)\n{\n\treturn 0;\n}\n", {"f"}, set()),
+    ("after a prototype, outside a body", "int h(int a,\n\tint b);\nextern int f;\n", {"f"}, None),
+    ("two bodies and an #ifdef inside", "static inline void a(void)\n{\n#ifdef X\n\tf();\n#endif\n}\n"
+     "/* f() */\nstatic inline void b(void)\n{\n\tf();\n}\n", {"f"}, {"a", "b"}),
+]
+
+
 def self_test():
     bad = 0
+    for what, text, names, want in BODY_TEST:
+        got = body_owners(text.splitlines(True), names)
+        if got != want:
+            print("FAIL: bisect-narrow: %s: got %s, want %s" % (what, got, want))
+            bad += 1
     for what, diff, want in SELF_TEST:
         got = changed_names(diff)
         if got != want:
             print("FAIL: bisect-narrow: %s: got %s, want %s" % (what, got, want))
             bad += 1
-    print("%d of %d cases as expected" % (len(SELF_TEST) - bad, len(SELF_TEST)))
+    total = len(SELF_TEST) + len(BODY_TEST)
+    print("%d of %d cases as expected" % (total - bad, total))
     return 1 if bad else 0
 
 
@@ -229,6 +308,8 @@ def main():
                 files_.add(os.path.normpath(os.path.join(out, item)))
             obj = os.path.relpath(os.path.join(root, f[1:-4]), out)
             deps[obj] = files_
+    sources = Sources(ksrc, set().union(*deps.values()) if deps else set())
+    changed_h = {os.path.join(ksrc, h) for h in headers}
     for h in headers:
         absh = os.path.join(ksrc, h)
         if not os.path.exists(absh):
@@ -242,18 +323,40 @@ def main():
             continue        # nothing to narrow, or not safely: kbuild as usual
         names, local = found
         print("header", absh, len(includers))
-        hits = git_grep(ksrc, "-w", *sum((["-e", n] for n in sorted(names)), []),
-                        "--", "*.c", "*.h", "*.S")
-        # a parameter or local of an inline function matters where it is a macro
-        if local:
-            hits += git_grep(ksrc, "-E", "^[[:space:]]*#[[:space:]]*define[[:space:]]+(%s)\\b"
-                             % "|".join(sorted(local)), "--", "*.c", "*.h", "*.S")
         # the changed headers themselves name what they declare: every
         # includer has them; what counts is a use elsewhere
-        mention = {os.path.join(ksrc, p) for p in hits if p not in headers}
-        for o in sorted(includers):
-            if deps[o] & mention:
-                print("object", o)
+        mention, bodies, seen, frontier = set(), set(), set(names), set(names)
+        while frontier:
+            hits = sources.grep(r"\b(%s)\b" % "|".join(sorted(frontier)))
+            new = set()
+            for full in hits:
+                if full in changed_h or full in mention:
+                    continue
+                owners = None
+                if full.endswith(".h"):
+                    owners = body_owners(sources.text[full].splitlines(True), seen)
+                if owners is None:
+                    mention.add(full)
+                else:
+                    bodies.add(full)
+                    new |= owners - seen
+            seen |= new
+            frontier = new
+        bodies -= mention
+        # a parameter or local of an inline function matters where it is a macro
+        if local:
+            mention |= {f for f in sources.grep(r"^[ \t]*#[ \t]*define[ \t]+(%s)\b"
+                                                % "|".join(sorted(local))) if f not in changed_h}
+        if os.environ.get("BISECT_NARROW_DEBUG"):
+            print(h, "names", sorted(seen), "bodies", sorted(bodies), file=sys.stderr)
+        rebuilt = {o for o in includers if deps[o] & mention}
+        # one includer compiles each body that names them, and the header
+        for b in sorted(bodies) + [absh]:
+            users = sorted(o for o in includers if b in deps[o])
+            if users and not any(b in deps[o] for o in rebuilt):
+                rebuilt.add(users[0])
+        for o in sorted(rebuilt):
+            print("object", o)
 
 
 if __name__ == "__main__":
