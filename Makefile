@@ -27,7 +27,7 @@ JOBS            ?= $(shell nproc)
 TEST_FRAGMENTS  ?=
 # boot parameters of the main job
 BOOT_ARGS       ?= intel_pstate=passive cpufreq.default_governor=schedutil
-# empty: keep going with what is installed; set to skip the apt-get step
+# empty: `make deps` (apt-get) runs first; set: skip it and use what is installed
 NO_DEPS         ?=
 # compiler of the main job's kernels (all, kernel, boot): gcc; LLVM=1 (or
 # CC=clang) for Debian's clang and LLVM, built with make LLVM=1 LLVM_IAS=1
@@ -48,7 +48,7 @@ export REPO BUILD KSRC PATCHES BASE_VERSION BASE_SHA256 MIRROR SECURITY_MIRROR \
 .PHONY: all deps base config-deb tree export series-status kernel boot check \
         clean distclean help
 
-## all: the main job: deps, base, tree, x86_64 test kernel, boot, summary
+## all: the main job: deps, base, tree, x86_64 test kernel and its boot, the HWP machine (QEMU, kernel, boot under load), summary
 all:
 	@$(RUN) tools/main.sh $(if $(NO_DEPS),--no-deps)
 
@@ -76,11 +76,11 @@ export:
 series-status:
 	@tools/series.sh status
 
-## kernel: build the x86_64 test kernel (Kconfig.fragment + configs/x86_64-test.config)
+## kernel: build the x86_64 test kernel (Kconfig.fragment, configs/x86_64-test.config, kunit-x86, kunit-e2e; TEST_FRAGMENTS)
 kernel: tree
 	@$(RUN) tools/test-kernel.sh
 
-## boot: build and boot the test kernel once, print what the guest saw
+## boot: the main job without `make deps`: test kernel and its boot, HWP machine, summary
 boot:
 	@$(RUN) tools/main.sh --no-deps
 

@@ -9,6 +9,7 @@
 BENCH_DIR ?= $(BUILD)/bench
 BENCH_KSRC ?= $(if $(KSRC),$(KSRC),$(BUILD)/linux)
 
+## bench: the user-space cost benchmark of the HWP mapping (tables on stdout, plots in build/bench)
 .PHONY: bench
 bench: tree
 	@echo "== bench: cost and trace replay of the HWP mapping"
