@@ -445,6 +445,9 @@ if want badinput; then
 	}
 	snapshot; before_all=$S
 	fails_before=$failures
+	# (no empty write: printf '%s' "" >file opens the file and makes no
+	# write(2) at all, so nothing reaches the kernel and such a case could
+	# not fail)
 	for_all_inputs() {
 		bad_input nonnumber abc
 		bad_input negative -1
@@ -454,7 +457,6 @@ if want badinput; then
 		bad_input beyond32_plus 4294967297
 		bad_input beyond64 18446744073709551616
 		bad_input beyond64_huge 99999999999999999999999999
-		bad_input empty ""
 		bad_input newline_only "$nl"
 		bad_input long "$long"
 		bad_input junk "$junk"
