@@ -90,7 +90,7 @@ check: deps tree
 
 ## clean: drop kernel objects and logs (keeps the downloaded base and the tree)
 clean:
-	rm -rf $(BUILD)/out $(BUILD)/logs $(BUILD)/state/*kernel.run
+	rm -rf $(BUILD)/out $(BUILD)/logs $(BUILD)/state/*kernel*.run
 
 ## distclean: remove the whole build directory (tree, downloads, objects)
 distclean:

@@ -8,4 +8,4 @@
 .PHONY: qemu
 ## qemu: build the emulated HWP machine (patched qemu-system-x86_64) in build/qemu-hwp
 qemu:
-	@REPO="$(CURDIR)" BUILD="$(BUILD)" JOBS="$(JOBS)" $(CURDIR)/tools/build-qemu.sh
+	@$(CHECK_RUN) REPO="$(CURDIR)" BUILD="$(BUILD)" JOBS="$(JOBS)" $(CURDIR)/tools/build-qemu.sh

@@ -49,8 +49,11 @@ clang_kernel() { # NAME ARCH "SUITE..." FRAGMENT...
 	else
 		echo "FAIL: clang $arch: $out is not a clang/ld.lld build (.config: $(grep -E '^CONFIG_(CC|LD)_IS_' "$out/.config" | tr '\n' ' '); .comment: ${ver:-no clang})"
 	fi
-	# warnings of the whole build that name a file the series touches
-	w=$(grep -E '(warning|error):' "$out/build.log" | grep -F "$(echo "$touched" | sed 's#^#/#')" || true)
+	# warnings of the whole build that name a file the series touches: the
+	# compiler's (with the source path), objtool's and the linker's (with
+	# the object, relative to the output directory), modpost's
+	pats=$( { echo "$touched" | sed 's#^#/#'; echo "$touched" | sed -n 's#\.c$#.o#p'; } )
+	w=$(grep -iE '(warning|error)' "$out/build.log" | grep -F "$pats" || true)
 	if [ -z "$w" ]; then
 		echo "PASS: clang $arch: no warning in the files the series touches (their objects compiled in this run; $(grep -c 'warning:' "$out/build.log") warnings elsewhere in this run's log)"
 	else
@@ -69,6 +72,8 @@ clang_kernel() { # NAME ARCH "SUITE..." FRAGMENT...
 		echo "FAIL: clang $arch kunit: a case did not exercise the code it tests in the guest"
 	elif [ -f "$out/kunit-console.log" ]; then
 		echo "PASS: clang $arch kunit: every case exercised its code (no 'not run' in the log)"
+	else
+		echo "FAIL: clang $arch kunit: no console log $out/kunit-console.log"
 	fi
 }
 

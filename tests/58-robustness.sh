@@ -43,7 +43,7 @@ REPO=${REPO:-$(cd "$here/.." && pwd)}
 BUILD=${BUILD:-$REPO/build}
 KSRC=${KSRC:-$BUILD/linux}
 export REPO BUILD KSRC
-splats='BUG:|WARNING:|possible circular locking|suspicious RCU usage|sleeping function called from invalid context|KASAN|UBSAN|Oops|Call Trace|general protection|detected stalls|self-detected stall|blocked for more than'
+splats='BUG:|WARNING:|possible circular locking|suspicious RCU usage|sleeping function called from invalid context|KASAN|UBSAN|Oops|Call Trace|general protection|detected stalls|self-detected stall'
 common=("$REPO/configs/x86_64-test.config" "$REPO/Kconfig.fragment" "$REPO/configs/robustness.config" "$REPO/configs/debug.config")
 mkdir -p "$BUILD"
 fail=0

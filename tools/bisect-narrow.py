@@ -153,43 +153,86 @@ def changed_names(diff):
     return names, local - names
 
 
+AMBIGUOUS = "\0"      # a signature naming more than one candidate
+
+
 def first_name(code):
-    """The function a signature line names: its first call-like name that
-    is not a keyword or __attribute__."""
-    for n in CALL.findall(code):
-        if n not in KEYWORDS:
-            return n
-    return None
+    """The function a signature line names: its only call-like name that is
+    not a keyword, or AMBIGUOUS when there are several (an attribute macro
+    such as __printf(1, 2) before the name, __must_hold() after it)."""
+    found = [n for n in CALL.findall(code) if n not in KEYWORDS]
+    if not found:
+        return None
+    return found[0] if len(found) == 1 else AMBIGUOUS
 
 
-def body_owners(lines, names):
-    """The inline functions whose bodies hold the mentions of NAMES in a
-    header (its LINES), or None when a mention lies anywhere else (a macro,
-    a declaration, a signature, a one-line function): then the header counts
-    as using the names. A body opens with a { in column 0 after a signature
-    and closes with a } in column 0, kernel style."""
+def header_uses(lines, names):
+    """Where a header (its LINES) mentions NAMES: (owners, macros, other).
+    OWNERS are the inline functions whose bodies hold mentions; MACROS the
+    macros whose definitions (continuation lines included) do, wherever
+    they are defined; OTHER is true when a mention lies anywhere else (a
+    declaration, another function's signature, a one-line function, the
+    body of a function whose name the signature does not make certain).
+    A body opens with a { in column 0 after a signature and closes with a }
+    in column 0, kernel style; a function's own signature (its definition,
+    a stub, a prototype of it) does not count as a use."""
     word = re.compile(r"\b(%s)\b" % "|".join(re.escape(n) for n in sorted(names)))
-    owners, incomment, func, pending = set(), False, None, None
+    owners, macros, other = set(), set(), False
+    incomment, func, pending, define = False, None, None, None
     for text in lines:
         text = text.rstrip("\n")
         code, incomment = strip_comments(text, incomment)
+        if define is None and code.lstrip().startswith("#"):
+            m = DEFINE.match(code)
+            define = m.group(1) if m else ""
+        if define is not None:
+            # a directive, continued by a backslash at the end of its line
+            if word.search(code) and define:
+                macros.add(define)
+            elif word.search(code):
+                other = True
+            if not code.rstrip().endswith("\\"):
+                define = None
+            continue
         top = text[:1] not in ("", " ", "\t")
         if func is not None:
             if top and text[:1] == "}":
                 func = None
                 if word.search(code[1:]):
-                    return None
+                    other = True
             elif word.search(code):
-                owners.add(func)
+                if func == AMBIGUOUS:
+                    other = True
+                else:
+                    owners.add(func)
             continue
-        if top and code.strip() and text[:1] not in ("{", "#"):
+        if top and code.strip() and text[:1] != "{":
             pending = first_name(code) if is_signature(code) else None
-        # a function's own signature (a definition or a stub) does not use it
-        if word.search(re.sub(r"\b%s\b" % pending, " ", code) if top and pending else code):
-            return None
+        own = pending if top and pending and pending != AMBIGUOUS else None
+        if word.search(re.sub(r"\b%s\b" % own, " ", code) if own else code):
+            other = True
         if top and text[:1] == "{" and pending:
             func, pending = pending, None
-    return owners
+    return owners, macros, other
+
+
+def body_owners(lines, names):
+    """The inline functions whose bodies hold every mention of NAMES in a
+    header (its LINES), or None when a mention lies anywhere else,
+    a macro included: then the header counts as using the names."""
+    owners, macros, other = header_uses(lines, names)
+    return None if other or macros else owners
+
+
+# objects made with flags of their own (the boot decompressor, the vDSO,
+# the real-mode trampoline, host programs): not where to compile a body
+SPECIAL = re.compile(r"(^|/)(boot|vdso|realmode|scripts|tools|usr)/")
+
+
+def representative(objs):
+    """The includer to compile a header's inline bodies in: one built with
+    the kernel's usual flags where there is one."""
+    return sorted(objs, key=lambda o: (bool(SPECIAL.search(o)), o))[0]
 
 
 def git(ksrc, *args):
@@ -252,6 +295,13 @@ BODY_TEST = [
     ("a signature", "static inline int g(int f)\n{\n\treturn 0;\n}\n", {"f"}, None),
     ("its own definition and stub", "static inline int f(int a,\n\tint b)\n{\n\treturn g(a);\n}\n"
      "static inline int f(int a, int b)\n{\n\treturn 0;\n}\n", {"f"}, set()),
+    ("a macro that makes a function", "#define MAKE(x) \\\nstatic inline int x(void) \\\n{ \\\n"
+     "\treturn f(); \\\n}\nstatic inline int g(void)\n{\n\treturn 0;\n}\n", {"f"}, None),
+    ("a #define in a body", "static inline int g(void)\n{\n#define H() f()\n\treturn 0;\n}\n", {"f"}, None),
+    ("an attribute macro before the name", "static inline __printf(1, 2) void g(const char *s, ...)\n{\n"
+     "\tf();\n}\n", {"f"}, None),
+    ("an attribute on the line before", "static inline __printf(1, 2)\nvoid g(const char *s, ...)\n{\n"
+     "\tf();\n}\n", {"f"}, {"g"}),
     ("after a prototype, outside a body", "int h(int a,\n\tint b);\nextern int f;\n", {"f"}, None),
     ("two bodies and an #ifdef inside", "static inline void a(void)\n{\n#ifdef X\n\tf();\n#endif\n}\n"
      "/* f() */\nstatic inline void b(void)\n{\n\tf();\n}\n", {"f"}, {"a", "b"}),
@@ -330,7 +380,13 @@ def main():
             hits = sources.grep(r"\b(%s)\b" % "|".join(sorted(frontier)))
             new = set()
             for full in hits:
-                if full in changed_h or full in mention:
+                if full in mention:
+                    continue
+                if full in changed_h:
+                    # its own inlines and macros that use the names are
+                    # names of the change too (its prototypes are not uses)
+                    owners, macros, _ = header_uses(sources.text[full].splitlines(True), seen)
+                    new |= (owners | macros) - seen
                     continue
                 owners = None
                 if full.endswith(".h"):
@@ -352,9 +408,9 @@ def main():
         rebuilt = {o for o in includers if deps[o] & mention}
         # one includer compiles each body that names them, and the header
         for b in sorted(bodies) + [absh]:
-            users = sorted(o for o in includers if b in deps[o])
+            users = [o for o in includers if b in deps[o]]
             if users and not any(b in deps[o] for o in rebuilt):
-                rebuilt.add(users[0])
+                rebuilt.add(representative(users))
         for o in sorted(rebuilt):
             print("object", o)
 

@@ -16,7 +16,9 @@
 # TOOLCHAIN=gcc (the default: gcc, or aarch64-linux-gnu-gcc for arm64) or
 # TOOLCHAIN=llvm (Debian's clang and LLVM: make LLVM=1 LLVM_IAS=1, as
 # Android's GKI builds 5.10). An LLVM/LLVM_IAS that a calling make exports
-# is overridden, so the toolchain is always the one TOOLCHAIN names.
+# is overridden, so the toolchain is always the one TOOLCHAIN names. A SEED
+# must have been built by the same compiler family (CONFIG_CC_IS_GCC or
+# CONFIG_CC_IS_CLANG; the version is not compared).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -76,7 +76,8 @@ if [ ! -s "$log" ] || [ "$(cat "$log.key" 2>/dev/null)" != "$key" ]; then
 	t0=$(date +%s)
 	"$here/qemu-run.sh" --arch "$arch" --kernel "$image" --initrd "$initrd" \
 		--timeout "$TIMEOUT" --log "$log" 2>"$log.qemu-run"
-	echo "$(($(date +%s) - t0)) $?" >"$log.run"
+	rc_run=$?
+	echo "$(($(date +%s) - t0)) $rc_run" >"$log.run"
 	echo "$key" >"$log.key"
 fi
 read -r run_secs run_rc <"$log.run"
