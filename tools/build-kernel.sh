@@ -17,8 +17,8 @@
 # TOOLCHAIN=llvm (Debian's clang and LLVM: make LLVM=1 LLVM_IAS=1, as
 # Android's GKI builds 5.10). An LLVM/LLVM_IAS that a calling make exports
 # is overridden, so the toolchain is always the one TOOLCHAIN names. A SEED
-# must have been built by the same compiler family (CONFIG_CC_IS_GCC or
-# CONFIG_CC_IS_CLANG; the version is not compared).
+# must have been built by the same compiler (CONFIG_CC_IS_GCC or
+# CONFIG_CC_IS_CLANG, and its CONFIG_CC_VERSION_TEXT).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -68,7 +68,8 @@ seed=${SEED:-}
 if [ -n "$seed" ] && [ ! -f "$out/.config" ] && [ -f "$BUILD/out/$seed/.build-stats" ] &&
 	[ "$(sed -n 's/^include //p' "$BUILD/out/$seed/Makefile" 2>/dev/null)" = "$(cd "$KSRC" && pwd -P)/Makefile" ] &&
 	grep -q "^CONFIG_$(echo "$karch" | tr a-z A-Z)=y" "$BUILD/out/$seed/.config" &&
-	grep -q "^$cc_is=y" "$BUILD/out/$seed/.config"; then
+	grep -q "^$cc_is=y" "$BUILD/out/$seed/.config" &&
+	grep -qxF "CONFIG_CC_VERSION_TEXT=\"$("$ccbin" --version | head -n 1)\"" "$BUILD/out/$seed/.config"; then
 	rm -rf "$out.seed"
 	cp -a "$BUILD/out/$seed" "$out.seed"
 	rm -f "$out.seed/.config.inputs" "$out.seed/.build-stats" "$out.seed"/*.log
