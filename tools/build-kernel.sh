@@ -12,7 +12,7 @@
 #
 # Prints the image path on stdout. Logs: $BUILD/out/NAME/{config,build}.log.
 # Re-running with unchanged inputs only re-runs kbuild's incremental make.
-# Environment: REPO BUILD KSRC JOBS; SEED (see below); CCACHE_DIR as usual;
+# Environment: REPO BUILD KSRC JOBS; SEED (see below); VMLINUX_ONLY; CCACHE_DIR as usual;
 # TOOLCHAIN=gcc (the default: gcc, or aarch64-linux-gnu-gcc for arm64) or
 # TOOLCHAIN=llvm (Debian's clang and LLVM: make LLVM=1 LLVM_IAS=1, as
 # Android's GKI builds 5.10). An LLVM/LLVM_IAS that a calling make exports
@@ -45,6 +45,12 @@ x86_64) karch=x86; cross=""; image=arch/x86/boot/bzImage; target=bzImage ;;
 arm64) karch=arm64; cross=aarch64-linux-gnu-; image=arch/arm64/boot/Image; target=Image ;;
 *) die "unsupported ARCH $arch (x86_64 or arm64)" ;;
 esac
+# VMLINUX_ONLY=1: link vmlinux and stop (a build that only has to show
+# that the kernel compiles and links: the bootable image adds nothing to
+# that, and its compression costs seconds per build)
+if [ "${VMLINUX_ONLY:-0}" = 1 ]; then
+	image=vmlinux target=vmlinux
+fi
 TOOLCHAIN=${TOOLCHAIN:-gcc}
 case "$TOOLCHAIN" in
 gcc)
