@@ -126,18 +126,24 @@ variant() { # seed name drop-regex extra-line...
 # (the test kernels need it) and Debian's does not: the series' code for
 # !CONFIG_UCLAMP_TASK (schedutil's bounds without uclamp) is compiled
 # there, with schedutil and the test-only driver.
-variant bisect X86_INTEL_PSTATE+UCLAMP_TASK=n 'X86_INTEL_PSTATE[A-Z0-9_]*|SCHED_MC_PRIO|UCLAMP[A-Z0-9_]*' \
-	'# CONFIG_X86_INTEL_PSTATE is not set' '# CONFIG_SCHED_MC_PRIO is not set' '# CONFIG_UCLAMP_TASK is not set'
-variant variant-X86_INTEL_PSTATE+UCLAMP_TASK=n CPU_FREQ=n 'CPU_FREQ[A-Z0-9_]*|X86_INTEL_PSTATE[A-Z0-9_]*|CPUFREQ[A-Z0-9_]*|SCHED_MC_PRIO|UCLAMP[A-Z0-9_]*' \
-	'# CONFIG_CPU_FREQ is not set' '# CONFIG_SCHED_MC_PRIO is not set'
+# Nothing boots a variant, and the series' code in these configurations
+# does not depend on ACPI or PCI (intel_pstate, which does, is not in
+# them), so they also drop ACPI and PCI: a quarter of the test kernel's
+# objects (drivers/acpi, pnp, pci), which each of these builds would
+# otherwise compile again.
+noacpi=('# CONFIG_ACPI is not set' '# CONFIG_PCI is not set')
+variant bisect X86_INTEL_PSTATE+UCLAMP_TASK=n 'X86_INTEL_PSTATE[A-Z0-9_]*|SCHED_MC_PRIO|UCLAMP[A-Z0-9_]*|ACPI|PCI' \
+	'# CONFIG_X86_INTEL_PSTATE is not set' '# CONFIG_SCHED_MC_PRIO is not set' '# CONFIG_UCLAMP_TASK is not set' "${noacpi[@]}"
+variant variant-X86_INTEL_PSTATE+UCLAMP_TASK=n CPU_FREQ=n 'CPU_FREQ[A-Z0-9_]*|X86_INTEL_PSTATE[A-Z0-9_]*|CPUFREQ[A-Z0-9_]*|SCHED_MC_PRIO|UCLAMP[A-Z0-9_]*|ACPI|PCI' \
+	'# CONFIG_CPU_FREQ is not set' '# CONFIG_SCHED_MC_PRIO is not set' "${noacpi[@]}"
 # schedutil, and so the test-only driver, need SMP: drop them and the KUnit
 # suites. ACPI=n goes with it: intel_pstate includes some headers only with
 # ACPI (an include of ours once sat there), which any ACPI=n build of it
 # shows; the series has no code of its own under CONFIG_SMP or CONFIG_ACPI,
 # so one build for both saves a rebuild of most of the kernel (280-300 s
 # cold) and misses only what needs SMP=y and ACPI=n, or SMP=n and ACPI=y,
-# together.
-variant bisect SMP+ACPI=n 'SMP|HOTPLUG_CPU|ACPI|CPU_FREQ_GOV_SCHEDUTIL|CPU_FREQ_DEFAULT_GOV_SCHEDUTIL|UCLAMP[A-Z0-9_]*|[A-Z0-9_]*KUNIT[A-Z0-9_]*|[A-Z0-9_]*_TEST' \
-	'# CONFIG_SMP is not set' '# CONFIG_ACPI is not set' 'CONFIG_CPU_FREQ_DEFAULT_GOV_PERFORMANCE=y'
+# together. PCI goes too, as above.
+variant bisect SMP+ACPI=n 'SMP|HOTPLUG_CPU|ACPI|PCI|CPU_FREQ_GOV_SCHEDUTIL|CPU_FREQ_DEFAULT_GOV_SCHEDUTIL|UCLAMP[A-Z0-9_]*|[A-Z0-9_]*KUNIT[A-Z0-9_]*|[A-Z0-9_]*_TEST' \
+	'# CONFIG_SMP is not set' "${noacpi[@]}" 'CONFIG_CPU_FREQ_DEFAULT_GOV_PERFORMANCE=y'
 git -C "$wt" checkout -q --detach "$base"
 exit 0
