@@ -24,6 +24,7 @@ DEB_BRANCH ?= series
 ## deb: Debian packages of the series in build/deb (KCONFIG=/path/to/config; ~1-1.5 h on 2 cores)
 deb: tree
 	@echo "== deb: Debian packages of the series"
+	@$(if $(NO_DEPS),true,$(CURDIR)/tools/deps.sh --deb)
 	$(CHECK_RUN) REPO="$(CURDIR)" BUILD="$(BUILD)" KCONFIG="$(KCONFIG)" \
 	DEB_DIR="$(DEB_DIR)" DEB_JOBS="$(DEB_JOBS)" \
 	DEB_LOCALVERSION="$(DEB_LOCALVERSION)" DEB_DEBUG_INFO="$(DEB_DEBUG_INFO)" \

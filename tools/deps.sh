@@ -1,7 +1,17 @@
 #!/bin/bash
 # Install the Debian packages the workspace needs, if any is missing.
-#   tools/deps.sh [--check]     (--check: only report, exit 1 if missing)
+#   tools/deps.sh [--check] [--deb]
+#     --check  only report, exit 1 if something is missing
+#     --deb    also what 'make deb' needs (tools/build-deb.sh: bindeb-pkg)
 set -euo pipefail
+check=0 deb=0
+for a in "$@"; do
+	case $a in
+	--check) check=1 ;;
+	--deb) deb=1 ;;
+	*) echo "deps: error: unknown argument '$a' (use --check, --deb)" >&2; exit 2 ;;
+	esac
+done
 PKGS=(build-essential git ca-certificates xz-utils ccache flex bison bc
 	libelf-dev libssl-dev cpio python3 gnuplot-nox sparse clang
 	busybox-static qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
@@ -18,6 +28,9 @@ PKGS=(build-essential git ca-certificates xz-utils ccache flex bison bc
 	# the emulated HWP machine: apt-get source qemu, and its x86_64 build
 	dpkg-dev meson ninja-build pkg-config libglib2.0-dev libpixman-1-dev
 	libfdt-dev zlib1g-dev)
+# bindeb-pkg (scripts/package/builddeb, mkdebian) and its build of Debian's
+# config: rsync (headers_install), depmod (kmod), fakeroot, dpkg-buildpackage
+[ "$deb" = 0 ] || PKGS+=(rsync kmod fakeroot dpkg-dev bc libssl-dev libelf-dev)
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
@@ -27,7 +40,7 @@ if [ ${#missing[@]} -eq 0 ]; then
 	exit 0
 fi
 echo "deps: missing: ${missing[*]}"
-[ "${1:-}" != --check ] || exit 1
+[ "$check" = 0 ] || exit 1
 sudo=""
 if [ "$(id -u)" != 0 ]; then
 	command -v sudo >/dev/null || { echo "deps: error: not root and no sudo; install them by hand: apt-get install ${missing[*]}" >&2; exit 1; }
