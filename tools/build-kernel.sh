@@ -79,6 +79,8 @@ if [ -n "$seed" ] && [ ! -f "$out/.config" ] && [ -f "$BUILD/out/$seed/.build-st
 	rm -rf "$out.seed"
 	cp -a "$BUILD/out/$seed" "$out.seed"
 	rm -f "$out.seed/.config.inputs" "$out.seed/.build-stats" "$out.seed"/*.log
+	# until objtool is settled below; survives an interrupted run
+	echo "$seed" >"$out.seed/.seed-objtool-pending"
 	rm -rf "$out" && mv "$out.seed" "$out"
 	log "$name: starting from a copy of $BUILD/out/$seed (SEED)"
 fi
@@ -136,6 +138,36 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.config.inputs" 2>/dev/null)" != "$
 	fi
 	echo "$inputs" >"$out/.config.inputs"
 fi
+
+# --- a seed's objtool -------------------------------------------------------
+# On x86 every object depends on tools/objtool/objtool (scripts/Makefile.build,
+# objtool_dep), and a copied tools/objtool is always rebuilt: its .cmd files
+# name the seed's directory. A relinked objtool is newer than every copied
+# object, so without this step the whole kernel is recompiled and the seed
+# saves nothing. So build objtool first, alone, with one job (a CI run
+# failed with Error 126 on tools/objtool/arch/x86/special.o while a copied
+# tools/objtool was rebuilt inside the -j build; the cause is not known;
+# alone, with one job, objtool's build runs beside nothing), and
+# when it is the seed's program byte for byte (stripped of its debug
+# information and build ID, which name the directory) give the seed's time
+# back to it and to everything it was made from (all of tools/, so that no
+# part is newer than what depends on it): the objects it checked are valid.
+if [ -f "$out/.seed-objtool-pending" ] && [ -x "$out/tools/objtool/objtool" ]; then
+	# kept from an interrupted run: the seed's program and time
+	[ -f "$out/.seed-objtool" ] || cp -p "$out/tools/objtool/objtool" "$out/.seed-objtool"
+	kmake -j1 tools/objtool >"$out/objtool.log" 2>&1 ||
+		{ tail -n 20 "$out/objtool.log" >&2; die "objtool build failed (log: $out/objtool.log)"; }
+	strip -R .note.gnu.build-id -o "$out/.seed-objtool.a" "$out/.seed-objtool"
+	strip -R .note.gnu.build-id -o "$out/.seed-objtool.b" "$out/tools/objtool/objtool"
+	if cmp -s "$out/.seed-objtool.a" "$out/.seed-objtool.b"; then
+		find "$out/tools" -exec touch -h -r "$out/.seed-objtool" {} +
+		log "$name: objtool rebuilt, the same program as the seed's: its time is the seed's"
+	else
+		log "$name: objtool differs from the seed's: every object is rebuilt"
+	fi
+	rm -f "$out/.seed-objtool" "$out/.seed-objtool.a" "$out/.seed-objtool.b"
+fi
+rm -f "$out/.seed-objtool-pending"
 
 # --- build ------------------------------------------------------------------
 log "building $name ($arch, $TOOLCHAIN, -j$JOBS)"
