@@ -68,31 +68,10 @@ if "$here/build-qemu.sh" >/dev/null; then
 	stage "kernel: x86_64 kernel of the HWP machine (no KUnit, no test driver)"
 	if himg=$("$here/hwp-kernel.sh"); then
 		stage "boot: HWP machine, 2 CPUs (CPU 1 an efficiency core): $BOOT_ARGS"
-		hscript=$BUILD/state/main-hwp-guest.sh
-		cat >"$hscript" <<'EOS'
-c=/sys/devices/system/cpu
-echo "DRIVER=$(cat $c/cpu1/cpufreq/scaling_driver 2>/dev/null || echo none)"
-echo "STATUS=$(cat $c/intel_pstate/status 2>/dev/null || echo absent)"
-echo "GOVERNOR=$(cat $c/cpu1/cpufreq/scaling_governor 2>/dev/null)"
-echo "HWP=$(dmesg | grep -c 'intel_pstate: HWP enabled')"
-hwpload mark 1; echo "PHASE 1 load"; hwpload spin 1 4
-hwpload mark 2; echo "PHASE 2 after"; sleep 3
-v=$(hwpload rdmsr 1 0x774) && echo "AFTER-DESIRED1=$(((v >> 16) & 255))"
-hwpload mark 3; echo "PHASE 3 end"
-EOS
-		hwpload=$BUILD/state/hwpload
-		hinitrd=$BUILD/state/main-hwp.cpio.gz
-		hlog=$BUILD/logs/main-hwp-boot.log
-		hrec=$BUILD/logs/main-hwp.record
-		rm -f "$hrec"
-		if gcc -static -O2 -o "$hwpload" "$REPO/tools/hwp-guest/hwpload.c" &&
-			"$here/mkinitramfs.sh" "$hinitrd" "$hscript" "$hwpload:/bin/hwpload" &&
-			"$here/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$hrec" 				--hwp-opts hwp-highest=30:24 --kernel "$himg" --initrd "$hinitrd" 				--append "$BOOT_ARGS" --timeout 300 --log "$hlog"; then
-			if hwp=$(python3 "$here/hwp_record.py" summary "$hlog" "$hrec"); then
-				hwp_ok=1
-			fi
-		else
-			hwp="FAILED (log: $hlog)"
+		if hwp=$(BOOT_ARGS=$BOOT_ARGS "$here/hwp-steer.sh" main-hwp "$himg"); then
+			hwp_ok=1
+		elif [ -z "$hwp" ]; then
+			hwp="FAILED: tools/hwp-steer.sh (see above)"
 		fi
 	else
 		hwp="FAILED: the HWP machine's kernel did not build"

@@ -1,0 +1,48 @@
+#!/bin/bash
+# Boot a kernel on the emulated HWP machine (2 CPUs, CPU 1 an efficiency
+# core) with intel_pstate=passive and schedutil, load CPU 1 for 4 s and
+# print what schedutil made intel_pstate write into HWP_REQUEST (the host's
+# record, tools/hwp_record.py summary). Every figure is simulated.
+#
+#   tools/hwp-steer.sh NAME KERNEL [MSR_MODULE]
+#
+# NAME names the logs: $BUILD/logs/NAME-boot.log and NAME.record. KERNEL is
+# a bzImage/vmlinuz. MSR_MODULE: the kernel's msr.ko when its msr driver is
+# a module (Debian's config), loaded in the guest before the load starts.
+# Needs the patched QEMU (tools/build-qemu.sh; run first by the callers).
+# Environment: BOOT_ARGS (default: intel_pstate=passive
+# cpufreq.default_governor=schedutil), REPO BUILD KSRC.
+# Exit status: 0 when the guest ran on intel_cpufreq and every HWP_REQUEST
+# write under load carried DESIRED above MIN (->adjust_perf in use), 1 when
+# not, 2 on bad usage or a missing input.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+REPO=${REPO:-$(dirname "$here")}
+BUILD=${BUILD:-$REPO/build}
+BOOT_ARGS=${BOOT_ARGS:-intel_pstate=passive cpufreq.default_governor=schedutil}
+
+die() { echo "hwp-steer: error: $*" >&2; exit 2; }
+[ $# -ge 2 ] && [ $# -le 3 ] || die "usage: $0 NAME KERNEL [MSR_MODULE]"
+name=$1 kernel=$2 msr=${3:-}
+case $name in '' | */* | .*) die "NAME '$name' must be a plain file name" ;; esac
+[ -f "$kernel" ] || die "no kernel image $kernel"
+[ -z "$msr" ] || [ -f "$msr" ] || die "no module $msr"
+case $msr in '' | *.ko) ;; *) die "$msr: only an uncompressed .ko can be loaded by busybox insmod" ;; esac
+
+mkdir -p "$BUILD/logs" "$BUILD/state"
+hwpload=$BUILD/state/hwpload
+initrd=$BUILD/state/$name.cpio.gz
+log=$BUILD/logs/$name-boot.log
+rec=$BUILD/logs/$name.record
+rm -f "$rec"
+gcc -static -O2 -o "$hwpload" "$REPO/tools/hwp-guest/hwpload.c" || die "cannot build hwpload"
+extra=("$hwpload:/bin/hwpload")
+[ -z "$msr" ] || extra+=("$msr:/msr.ko")
+"$here/mkinitramfs.sh" "$initrd" "$REPO/tools/hwp-guest/steering.sh" "${extra[@]}" >&2 ||
+	die "mkinitramfs failed"
+if ! "$here/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$rec" --hwp-opts hwp-highest=30:24 \
+	--kernel "$kernel" --initrd "$initrd" --append "$BOOT_ARGS" --timeout 300 --log "$log" >&2; then
+	echo "FAILED: the guest did not finish (log: $log)"
+	exit 1
+fi
+python3 "$here/hwp_record.py" summary "$log" "$rec"
