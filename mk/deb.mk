@@ -7,6 +7,8 @@
 #   make deb DEB_JOBS=8 DEB_LOCALVERSION=-mine DEB_DEBUG_INFO=1
 #   make deb DEB_BRANCH=base-5.10.262-1 DEB_LOCALVERSION=-stock \
 #            DEB_DIR=$PWD/build/deb-stock     the same kernel without the series
+#   make deb-check                    make deb, then boot its kernel on the
+#                                     emulated HWP machine (tools/deb-check.sh)
 #   make deb-clean                    remove $(BUILD)/deb (sources, objects, debs)
 #
 # Output: $(BUILD)/deb/linux-image-<release>_*.deb and friends.
@@ -20,7 +22,7 @@ DEB_DEBUG_INFO ?= 0
 DEB_FRAGMENT ?= $(CURDIR)/Kconfig.fragment
 DEB_BRANCH ?= series
 
-.PHONY: deb deb-clean
+.PHONY: deb deb-check deb-clean
 ## deb: Debian packages of the series in build/deb (KCONFIG=/path/to/config; ~1-1.5 h on 2 cores)
 deb: tree
 	@echo "== deb: Debian packages of the series"
@@ -30,6 +32,12 @@ deb: tree
 	DEB_LOCALVERSION="$(DEB_LOCALVERSION)" DEB_DEBUG_INFO="$(DEB_DEBUG_INFO)" \
 	DEB_FRAGMENT="$(DEB_FRAGMENT)" DEB_BRANCH="$(DEB_BRANCH)" KTREE="$(KSRC)" \
 		$(CURDIR)/tools/build-deb.sh
+
+## deb-check: make deb, then boot the package's kernel on the emulated HWP machine beside the test kernel (simulated)
+deb-check: deb
+	@echo "== deb-check: the package's kernel on the emulated HWP machine"
+	$(CHECK_RUN) REPO="$(CURDIR)" BUILD="$(BUILD)" KSRC="$(KSRC)" DEB_DIR="$(DEB_DIR)" \
+		$(CURDIR)/tools/deb-check.sh
 
 ## deb-clean: remove build/deb (its checkout, objects and packages)
 deb-clean:

@@ -99,10 +99,18 @@ grep -q '^CONFIG_X86_64=y' "$obj/.config" ||
 log "building with $DEB_JOBS jobs in $obj (Debian config: about 1-1.5 h on 2 idle cores)"
 start=$(date +%s)
 touch "$obj/.deb-start"
+times >"$obj/.times.0"
 make -C "$src" O="$obj" -j"$DEB_JOBS" LOCALVERSION="$DEB_LOCALVERSION" \
 	KBUILD_BUILD_USER="${KBUILD_BUILD_USER:-$(id -un)}" bindeb-pkg
+times >"$obj/.times.1"
+secs=$(($(date +%s) - start))
+# CPU seconds (user + system) of make and its children, as in build-kernel.sh
+cpu() { awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } printf "%d", s }' "$1"; }
+cpus=$(($(cpu "$obj/.times.1") - $(cpu "$obj/.times.0")))
 krel=$(cat "$obj/include/config/kernel.release")
-log "built $krel in $(( ($(date +%s) - start) / 60 )) min:"
+# this run only: a rerun after an interruption counts from where it resumed
+printf 'release=%s wall_s=%s cpu_s=%s jobs=%s\n' "$krel" "$secs" "$cpus" "$DEB_JOBS" >"$DEB_DIR/build-stats"
+log "built $krel in $((secs / 60)) min (CPU ${cpus}s, -j$DEB_JOBS; this run only):"
 debs=$(find "$DEB_DIR" -maxdepth 1 -name 'linux-*.deb' -newer "$obj/.deb-start" | sort)
 [ -n "$debs" ] || die "bindeb-pkg left no package in $DEB_DIR"
 echo "$debs" | sed 's/^/  /' >&2
