@@ -30,7 +30,9 @@ PKGS=(build-essential git ca-certificates xz-utils ccache flex bison bc
 	libfdt-dev zlib1g-dev)
 # bindeb-pkg (scripts/package/builddeb, mkdebian) and its build of Debian's
 # config: rsync (headers_install), depmod (kmod), fakeroot, dpkg-buildpackage
-[ "$deb" = 0 ] || PKGS+=(rsync kmod fakeroot dpkg-dev bc libssl-dev libelf-dev)
+# (the rest of what it runs is in the list above); pahole (dwarves) for
+# make deb DEB_DEBUG_INFO=1
+[ "$deb" = 0 ] || PKGS+=(rsync kmod fakeroot dwarves)
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")

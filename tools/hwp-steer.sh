@@ -12,9 +12,10 @@
 # Needs the patched QEMU (tools/build-qemu.sh; run first by the callers).
 # Environment: BOOT_ARGS (default: intel_pstate=passive
 # cpufreq.default_governor=schedutil), REPO BUILD KSRC.
-# Exit status: 0 when the guest ran on intel_cpufreq and every HWP_REQUEST
-# write under load carried DESIRED above MIN (->adjust_perf in use), 1 when
-# not, 2 on bad usage or a missing input.
+# Exit status: 0 when the guest ran on intel_cpufreq and, under load, every
+# HWP_REQUEST write on CPU 1 carried a DESIRED and at least one had it above
+# MIN (->adjust_perf in use; the frequency path writes DESIRED = MIN), 1
+# when not, 2 on bad usage or a missing input.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
