@@ -45,7 +45,7 @@ export REPO BUILD KSRC PATCHES BASE_VERSION BASE_SHA256 MIRROR SECURITY_MIRROR \
 
 .DEFAULT_GOAL := all
 .NOTPARALLEL:
-.PHONY: all deps base config-deb tree export series-status kernel boot check \
+.PHONY: all deps base config-deb tree export series-status kernel boot check check-full \
         clean distclean help
 
 ## all: the main job: deps, base, tree, x86_64 test kernel and its boot, the HWP machine (QEMU, kernel, boot under load), summary
@@ -84,9 +84,13 @@ kernel: tree
 boot:
 	@$(RUN) tools/main.sh --no-deps
 
-## check: deps, base, tree, then every tests/NN-*.sh suite (TESTS='01 10' for some)
+## check: deps, base, tree, then the tests/NN-*.sh suites but 24, 57 and 58 (TESTS='01 10' for some)
 check: deps tree
 	@$(CHECK_RUN) tools/check.sh
+
+## check-full: as check, plus suites 24 (config variants), 57 (A/B) and 58 (robustness): about 2 h cold
+check-full: deps tree
+	@$(CHECK_RUN) CHECK_FULL=1 tools/check.sh
 
 ## clean: drop kernel objects and logs (keeps the downloaded base and the tree)
 clean:
