@@ -22,29 +22,12 @@
 #    make check-full) starts its builds from a copy of it.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
-BASE_VERSION=${BASE_VERSION:-5.10.262-1}
-base=base-$BASE_VERSION
-branch=${SERIES_BRANCH:-series}
-build=$REPO/tools/build-kernel.sh
-wt=$BUILD/wt/bisect
 out=$BUILD/out/bisect
 tmp=$BUILD/tmp/suite21
-mkdir -p "$tmp" "$BUILD/wt"
-
-frags=("$REPO/Kconfig.fragment" "$REPO/configs/x86_64-test.config")
-for f in "$REPO"/configs/kunit*.config; do [ -f "$f" ] && frags+=("$f"); done
-
-filter_frags() { "$REPO/tools/filter-fragments.sh" "$@"; }
-
-if ! git -C "$KSRC" rev-parse -q --verify "refs/heads/$branch" >/dev/null; then
-	echo "FAIL: bisect: no branch $branch in $KSRC (make tree)"
-	exit 0
-fi
-if [ ! -e "$wt/.git" ]; then
-	rm -rf "$wt"
-	git -C "$KSRC" worktree prune
-	git -C "$KSRC" worktree add -q --detach "$wt" "$base" || { echo "FAIL: bisect: cannot create worktree $wt"; exit 0; }
-fi
+mkdir -p "$tmp"
+LABEL=bisect
+# shellcheck source=tools/lib/series-wt.sh
+. "$REPO/tools/lib/series-wt.sh"
 
 if out_st=$("$REPO/tools/bisect-narrow.py" --self-test 2>&1); then
 	echo "PASS: bisect-narrow narrows only what it can ($(echo "$out_st" | tail -n 1))"

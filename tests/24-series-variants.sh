@@ -11,28 +11,11 @@
 # check took longer than CI's 90 minutes (README, "Measured times").
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
-BASE_VERSION=${BASE_VERSION:-5.10.262-1}
-base=base-$BASE_VERSION
-branch=${SERIES_BRANCH:-series}
-build=$REPO/tools/build-kernel.sh
-wt=$BUILD/wt/bisect
 tmp=$BUILD/tmp/suite24
-mkdir -p "$tmp" "$BUILD/wt"
-
-frags=("$REPO/Kconfig.fragment" "$REPO/configs/x86_64-test.config")
-for f in "$REPO"/configs/kunit*.config; do [ -f "$f" ] && frags+=("$f"); done
-
-filter_frags() { "$REPO/tools/filter-fragments.sh" "$@"; }
-
-if ! git -C "$KSRC" rev-parse -q --verify "refs/heads/$branch" >/dev/null; then
-	echo "FAIL: variants: no branch $branch in $KSRC (make tree)"
-	exit 0
-fi
-if [ ! -e "$wt/.git" ]; then
-	rm -rf "$wt"
-	git -C "$KSRC" worktree prune
-	git -C "$KSRC" worktree add -q --detach "$wt" "$base" || { echo "FAIL: variants: cannot create worktree $wt"; exit 0; }
-fi
+mkdir -p "$tmp"
+LABEL=variants
+# shellcheck source=tools/lib/series-wt.sh
+. "$REPO/tools/lib/series-wt.sh"
 
 # variants of the full series, in the worktree at the series tip: drop the
 # lines naming DROP (regex), add EXTRA. A first build starts from a copy of

@@ -26,7 +26,8 @@ dir=$BUILD/state/57-hwp-ab
 logs=$BUILD/logs
 # the base tree: suite 21's worktree (suite 21 leaves it at the series tip, so
 # it is checked out at the base here); the base kernel's first build starts
-# from a copy of that suite's last build there (SEED: only what the series and the configuration change is
+# from a copy of that suite's last build there (SEED: only what the series and
+# the configuration change is
 # rebuilt), or from scratch when suite 21 has not run
 wt=$BUILD/wt/bisect
 mkdir -p "$dir" "$logs" "$BUILD/wt"
