@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """What a patch's header changes can break, for suite 21's per-patch builds.
 
-    bisect-narrow.py KSRC COMMIT OUT
+    bisect-narrow.py KSRC COMMIT OUT [SINCE]
     bisect-narrow.py --self-test     what it narrows and what not, on examples
 
 KSRC is the kernel tree checked out at COMMIT, OUT the kbuild output
-directory of the build of COMMIT's parent (its .*.cmd files list what every
-object, assembler file and linker script was made from). Prints, for each
-header the commit changes that it can narrow safely and that objects in
-OUT were made with:
+directory of the build of COMMIT's parent, or of SINCE when given (its
+.*.cmd files list what every object, assembler file and linker script was
+made from; tools/relocate-seed.py gives the base step of suite 21 the
+series tip's build, SINCE). Prints, for each header that differs between
+them that it can narrow safely and that objects in OUT were made with:
 
     header ABSOLUTE-PATH INCLUDERS
     object RELATIVE-PATH        (zero or more: the includers that can break)
@@ -328,11 +329,12 @@ def self_test():
 def main():
     if sys.argv[1:] == ["--self-test"]:
         sys.exit(self_test())
-    if len(sys.argv) != 4:
+    if len(sys.argv) not in (4, 5):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     ksrc, commit, out = (os.path.abspath(sys.argv[1]), sys.argv[2], os.path.abspath(sys.argv[3]))
-    changed = git(ksrc, "diff-tree", "--no-commit-id", "--name-only", "-r", commit).split()
+    since = sys.argv[4] if len(sys.argv) == 5 else commit + "^"
+    changed = git(ksrc, "diff", "--name-only", "--no-renames", since, commit).split()
     headers = [f for f in changed if f.endswith(".h")]
     if not headers:
         return
@@ -364,7 +366,7 @@ def main():
         absh = os.path.join(ksrc, h)
         if not os.path.exists(absh):
             continue        # deleted: kbuild rebuilds (and fails) its includers
-        diff = git(ksrc, "diff", "-W", "--no-color", commit + "^", commit, "--", h)
+        diff = git(ksrc, "diff", "-W", "--no-color", since, commit, "--", h)
         found = changed_names(diff)
         includers = {o for o, fs in deps.items() if absh in fs}
         if os.environ.get("BISECT_NARROW_DEBUG"):

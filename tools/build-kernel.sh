@@ -66,13 +66,18 @@ esac
 
 out=$BUILD/out/$name
 # SEED=OTHER: a first build of NAME starts from a copy of $BUILD/out/OTHER, a
-# finished build of the same tree and architecture with a similar config;
-# kbuild then rebuilds only what the configuration difference touches (its
-# per-option dependencies, include/config/), not the whole kernel. The
-# result is the same as a build from scratch.
+# finished build of the same architecture and compiler with a similar
+# config; kbuild then rebuilds only what the configuration difference
+# touches (its per-option dependencies, include/config/), not the whole
+# kernel. The result is the same as a build from scratch. OTHER may have
+# been built from another worktree of the same repository (the test
+# kernel's tree for the bisect's base): tools/relocate-seed.py then points
+# the copy at this tree and deletes what was made from a file that differs
+# between the two, or refuses, and the build starts from scratch.
 seed=${SEED:-}
+seed_tree=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$BUILD/out/$seed/Makefile" 2>/dev/null || true)
 if [ -n "$seed" ] && [ ! -f "$out/.config" ] && [ -f "$BUILD/out/$seed/.build-stats" ] &&
-	[ "$(sed -n 's/^include //p' "$BUILD/out/$seed/Makefile" 2>/dev/null)" = "$(cd "$KSRC" && pwd -P)/Makefile" ] &&
+	[ -n "$seed_tree" ] && [ -d "$seed_tree" ] &&
 	grep -q "^CONFIG_$(echo "$karch" | tr a-z A-Z)=y" "$BUILD/out/$seed/.config" &&
 	grep -q "^$cc_is=y" "$BUILD/out/$seed/.config" &&
 	grep -qxF "CONFIG_CC_VERSION_TEXT=\"$("$ccbin" --version | head -n 1)\"" "$BUILD/out/$seed/.config"; then
@@ -81,8 +86,16 @@ if [ -n "$seed" ] && [ ! -f "$out/.config" ] && [ -f "$BUILD/out/$seed/.build-st
 	rm -f "$out.seed/.config.inputs" "$out.seed/.build-stats" "$out.seed"/*.log
 	# until objtool is settled below; survives an interrupted run
 	echo "$seed" >"$out.seed/.seed-objtool-pending"
-	rm -rf "$out" && mv "$out.seed" "$out"
-	log "$name: starting from a copy of $BUILD/out/$seed (SEED)"
+	if [ "$seed_tree" = "$(cd "$KSRC" && pwd -P)" ]; then
+		rm -rf "$out" && mv "$out.seed" "$out"
+		log "$name: starting from a copy of $BUILD/out/$seed (SEED)"
+	elif r=$("$here/relocate-seed.py" "$out.seed" "$BUILD/out/$seed" "$seed_tree" "$KSRC" 2>&1); then
+		rm -rf "$out" && mv "$out.seed" "$out"
+		log "$name: starting from a copy of $BUILD/out/$seed (SEED), $r"
+	else
+		rm -rf "$out.seed"
+		log "$name: not seeded from $BUILD/out/$seed: $r"
+	fi
 fi
 mkdir -p "$out"
 export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2000-01-01}
