@@ -13,10 +13,15 @@
 #    header is dated back so that kbuild leaves the other includers alone,
 #    and they stay as built before it, also at the tip. Any other header
 #    change (types, members, variables, #include or #if lines) rebuilds
-#    every includer as kbuild would. The base step is a full build of its
-#    own, and the series tip is also built in full, from a clean directory,
-#    as the test kernel (suite 10). These builds link vmlinux and stop
-#    (VMLINUX_ONLY): no bootable image, which nothing here boots.
+#    every includer as kbuild would. The base step starts from a copy of
+#    the test kernel's build (suite 10: the series tip in the kernel tree,
+#    built in full from a clean directory; SEED=x86_64-test, or
+#    BISECT_SEED): tools/relocate-seed.py points it at the worktree and
+#    deletes every object made from a file that differs between the tip and
+#    the base, so kbuild remakes those and what the base's configuration
+#    changes; without that build, the base step is a full build of its
+#    own. These builds link vmlinux and stop (VMLINUX_ONLY): no bootable
+#    image, which nothing here boots.
 #  - The worktree is left at the series tip, with the bisect's tip build
 #    in $BUILD/out/bisect: suite 24 (the configuration variants, in
 #    make check-full) starts its builds from a copy of it.
@@ -37,15 +42,47 @@ else
 fi
 
 commits=$(git -C "$KSRC" rev-list --reverse "$base..$branch")
+
+# A walk whose every input is the same as one that passed before (the
+# commits, the fragments, the compiler, binutils and make, and this
+# harness) has the same result: its record is shown instead of building
+# again, marked as such; CHECK_FRESH=1 builds anyway. Only a walk where
+# every step passed is recorded, and only while its tip build is still in
+# $out with the worktree at the tip (suite 24 starts from them).
+key=$( {
+	git -C "$KSRC" rev-parse "$base" && echo "$commits"
+	cat "${frags[@]}"
+	gcc --version | head -n 1; ld --version | head -n 1; make --version | head -n 1
+	cd "$REPO" && sha256sum tools/build-kernel.sh tools/bisect-narrow.py tools/relocate-seed.py \
+		tools/filter-fragments.sh tools/lib/series-wt.sh tests/21-series-build.sh
+} | sha256sum | cut -c1-16)
+record=$BUILD/state/bisect-$key.pass
+tip=$(git -C "$KSRC" rev-parse "$branch")
+if [ "${CHECK_FRESH:-0}" != 1 ] && [ -f "$record" ] && [ "$(cat "$out/.bisect-commit" 2>/dev/null)" = "$tip" ] &&
+	[ "$(git -C "$wt" rev-parse HEAD)" = "$tip" ] && [ -z "$(git -C "$wt" status --porcelain -uno)" ]; then
+	when=$(date -u -r "$record" '+%Y-%m-%d %H:%M UTC')
+	echo "INFO: bisect: the walk with these inputs (key $key: commits, fragments, compiler, harness) passed on $when; its results follow, not built again (CHECK_FRESH=1 builds)"
+	sed "s/^PASS: .*/& (recorded $when)/" "$record"
+	exit 0
+fi
+rm -f "$BUILD"/state/bisect-*.pass
+walk=$tmp/walk.$$
+: >"$walk"
+
 i=0
 for c in "$base" $commits; do
 	subj=$(git -C "$KSRC" log -1 --format=%s "$c")
 	[ "$c" = "$base" ] && label="base" || label=$(printf 'patch %02d: %s' "$i" "$subj")
+	# the commit $out was last built at, when that build passed: a header
+	# change since then is narrowed (for the base step of a second run,
+	# from the tip of the first)
+	prev=$(cat "$out/.bisect-commit" 2>/dev/null || true)
+	rm -f "$out/.bisect-commit"
 	git -C "$wt" checkout -q --detach "$c" || { echo "FAIL: bisect $label: checkout failed"; i=$((i + 1)); continue; }
 	filter_frags "$wt" "$tmp/bisect.config" "${frags[@]}"
 	narrowed=""
-	if [ "$c" != "$base" ] && [ -f "$out/vmlinux" ]; then
-		if ! "$REPO/tools/bisect-narrow.py" "$wt" "$c" "$out" >"$tmp/narrow" 2>"$tmp/narrow.err"; then
+	if [ -n "$prev" ] && [ "$prev" != "$c" ] && [ -f "$out/vmlinux" ]; then
+		if ! "$REPO/tools/bisect-narrow.py" "$wt" "$c" "$out" "$prev" >"$tmp/narrow" 2>"$tmp/narrow.err"; then
 			cat "$tmp/narrow.err"
 			echo "FAIL: bisect $label: tools/bisect-narrow.py failed"
 			i=$((i + 1))
@@ -65,14 +102,18 @@ for c in "$base" $commits; do
 			END { if (h != "") printf "%s", s }' "$tmp/narrow")
 	fi
 	t0=$SECONDS
-	if KSRC=$wt VMLINUX_ONLY=1 "$build" bisect x86_64 "$tmp/bisect.config" >"$tmp/bisect.log" 2>&1; then
-		echo "PASS: builds at $label${narrowed:+ ($narrowed)}"
-		echo "INFO: bisect $label: build step $((SECONDS - t0))s"
+	if KSRC=$wt SEED=${BISECT_SEED-x86_64-test} SEED_NARROW=1 VMLINUX_ONLY=1 "$build" bisect x86_64 "$tmp/bisect.config" >"$tmp/bisect.log" 2>&1; then
+		echo "$c" >"$out/.bisect-commit"
+		echo "PASS: builds at $label${narrowed:+ ($narrowed)}" | tee -a "$walk"
+		echo "INFO: bisect $label: build step $((SECONDS - t0))s$(sed -n 's/.*(SEED), relocated from [^:]*: / (started from a copy of the test kernel: /p' "$tmp/bisect.log" | sed 's/$/)/')"
 	else
 		tail -n 8 "$tmp/bisect.log"
-		echo "FAIL: builds at $label: see $BUILD/out/bisect/build.log"
+		echo "FAIL: builds at $label: see $BUILD/out/bisect/build.log" | tee -a "$walk"
 	fi
 	i=$((i + 1))
 done
-
+if [ "$(grep -c '^PASS: ' "$walk")" = "$((i))" ] && ! grep -q '^FAIL' "$walk"; then
+	mkdir -p "$BUILD/state" && mv "$walk" "$record"
+fi
+rm -f "$walk"
 exit 0
