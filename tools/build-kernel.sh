@@ -73,7 +73,10 @@ out=$BUILD/out/$name
 # been built from another worktree of the same repository (the test
 # kernel's tree for the bisect's base): tools/relocate-seed.py then points
 # the copy at this tree and deletes what was made from a file that differs
-# between the two, or refuses, and the build starts from scratch.
+# between the two, or refuses, and the build starts from scratch. With
+# SEED_NARROW=1 (suite 21 only) a header change is narrowed as in suite
+# 21: the includers it cannot break stay as the seed built them, so the
+# result is then not a from-scratch build's.
 seed=${SEED:-}
 seed_tree=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$BUILD/out/$seed/Makefile" 2>/dev/null || true)
 if [ -n "$seed" ] && [ ! -f "$out/.config" ] && [ -f "$BUILD/out/$seed/.build-stats" ] &&
@@ -98,6 +101,8 @@ if [ -n "$seed" ] && [ ! -f "$out/.config" ] && [ -f "$BUILD/out/$seed/.build-st
 	fi
 fi
 mkdir -p "$out"
+# .build-stats marks a build that finished: not while this one runs
+rm -f "$out/.build-stats"
 export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2000-01-01}
 export KBUILD_BUILD_USER=${KBUILD_BUILD_USER:-build} KBUILD_BUILD_HOST=${KBUILD_BUILD_HOST:-localhost}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD}

@@ -37,8 +37,11 @@ So, in OUT:
 
 Some inputs are not in any dependency list: kbuild's scripts and host
 tools, objtool's sources, the initramfs sources, the syscall tables and
-other generator inputs. When one of them differs, it refuses (exit status
-2, the reason on stderr) and the caller builds from scratch. Makefiles,
+other generator inputs (a generated file's .cmd may name them on its
+command line only, which counts as a dependency here, or not at all: a
+source or header that a Makefile or Kbuild file names is taken for one).
+When one of them differs, it refuses (exit status 2, the reason on
+stderr; any other failure exits 1) and the caller builds from scratch. Makefiles,
 Kbuild and Kconfig files are fine: kbuild compares the recorded commands
 (so object lists and flags are checked), and the configuration is
 regenerated. Documentation and kselftests are not part of the build.
@@ -64,26 +67,30 @@ def git(tree, *args):
 
 
 def changed_paths(old, new, ref_time, built_time):
-    paths, stale = set(), []
+    """(every path that may differ, those of them that differ for another
+    reason than the commits, paths of OLD newer than the seed's build)"""
+    paths, local, stale = set(), set(), []
     old_head = git(old, "rev-parse", "HEAD").strip()
     paths.update(git(new, "diff", "--name-only", "--no-renames", old_head).split("\n"))
     for tree in (old, new):
-        paths.update(git(tree, "diff", "--name-only", "--no-renames", "HEAD").split("\n"))
-        paths.update(git(tree, "ls-files", "--others", "--exclude-standard").split("\n"))
+        local.update(git(tree, "diff", "--name-only", "--no-renames", "HEAD").split("\n"))
+        local.update(git(tree, "ls-files", "--others", "--exclude-standard").split("\n"))
     for path in git(old, "ls-files", "-z").split("\0"):
         if not path:
             continue
         try:
             mtime = os.lstat(os.path.join(old, path)).st_mtime
         except FileNotFoundError:
-            paths.add(path)
+            local.add(path)
             continue
         if mtime > ref_time:
-            paths.add(path)
+            local.add(path)
         if mtime > built_time:
             stale.append(path)
+    local.discard("")
+    paths |= local
     paths.discard("")
-    return paths, stale
+    return paths, local, stale
 
 
 def unsafe(path):
@@ -95,6 +102,33 @@ def unsafe(path):
     return not (path.endswith(SAFE_SUFFIXES) or base in SAFE_NAMES or base.startswith("Kconfig"))
 
 
+def generator_inputs(tree, changed):
+    """Sources and headers that a Makefile or Kbuild file of the kernel
+    names (a generator's input, such as cpufeatures.h for capflags.c):
+    what they make may have no dependency list. Kbuild's generic-y,
+    mandatory-y and generated-y lines only name a header to wrap."""
+    names = {os.path.basename(p): p for p in changed if p.endswith(SAFE_SUFFIXES)}
+    if not names:
+        return []
+    hits = set()
+    files = git(tree, "ls-files", "-z", "--", "*Makefile*", "*Kbuild*").split("\0")
+    for f in files:
+        if not f or f.startswith(("tools/", "Documentation/")):
+            continue
+        try:
+            with open(os.path.join(tree, f), errors="replace") as fh:
+                text = fh.read()
+        except FileNotFoundError:
+            continue
+        for line in text.splitlines():
+            if line.lstrip().startswith(("generic-y", "mandatory-y", "generated-y", "#")):
+                continue
+            for word in line.replace("/", " ").replace(":", " ").split():
+                if word in names:
+                    hits.add(f"{names[word]} (named in {f})")
+    return sorted(hits)
+
+
 def main():
     if len(sys.argv) != 5:
         sys.exit(__doc__.split("\n\n")[1])
@@ -103,14 +137,14 @@ def main():
             git(new, "rev-parse", "--path-format=absolute", "--git-common-dir"):
         print(f"relocate-seed: {old} and {new} are not worktrees of one repository", file=sys.stderr)
         sys.exit(2)
-    changed, stale = changed_paths(old, new, os.stat(os.path.join(seed_out, ".config")).st_mtime,
+    changed, local, stale = changed_paths(old, new, os.stat(os.path.join(seed_out, ".config")).st_mtime,
                                    os.stat(os.path.join(seed_out, ".build-stats")).st_mtime)
     if stale:
         print(f"relocate-seed: {seed_out} is older than {old}/{stale[0]}"
               + (f" and {len(stale) - 1} more files" if len(stale) > 1 else "")
               + ": build it again first", file=sys.stderr)
         sys.exit(2)
-    bad = sorted(p for p in changed if unsafe(p))
+    bad = sorted(p for p in changed if unsafe(p)) + generator_inputs(new, changed)
     if bad:
         print("relocate-seed: these differ and are not tracked by kbuild's dependency lists: "
               + " ".join(bad[:5]) + (" ..." if len(bad) > 5 else ""), file=sys.stderr)
@@ -128,8 +162,11 @@ def main():
             if name.startswith(".") and name.endswith(".cmd"):
                 cmds.append(path)
             with open(path, "rb") as f:
-                data = f.read()
-            if b"\0" in data[:8192] or not any(o in data for o, _ in subst):
+                data = f.read(8192)
+                if b"\0" in data:
+                    continue        # objects, vmlinux: their commands are in .cmd files
+                data += f.read()
+            if not any(o in data for o, _ in subst):
                 continue
             for o, n in subst:
                 data = data.replace(o, n)
@@ -152,7 +189,6 @@ def main():
     if os.environ.get("SEED_NARROW") == "1":
         old_head = git(old, "rev-parse", "HEAD").strip()
         new_head = git(new, "rev-parse", "HEAD").strip()
-        committed = set(git(new, "diff", "--name-only", "--no-renames", old_head, new_head).split())
         r = subprocess.run([os.path.join(os.path.dirname(os.path.realpath(__file__)), "bisect-narrow.py"),
                             new, new_head, out, old_head], capture_output=True, text=True)
         if r.returncode != 0:
@@ -168,7 +204,7 @@ def main():
                 blocks[header][1].append(path)
         parts = []
         for h, (n, objs) in blocks.items():
-            if os.path.relpath(h, new) in changed - committed:
+            if os.path.relpath(h, new) in local:
                 continue        # also changed outside the commits: not narrowed
             differ.discard(h)
             for o in objs:
@@ -182,6 +218,15 @@ def main():
             lines = f.read().split("\n")
         hit = False
         for line in lines:
+            if line.startswith("cmd_") and ":=" in line:
+                # a generated file's inputs may be on its command line only
+                for word in line.split(":=", 1)[1].split():
+                    word = word.lstrip("<>").split("=")[-1].split(",")[-1]
+                    if "/" in word and os.path.normpath(os.path.join(out, word)) in differ:
+                        hit = True
+                if hit:
+                    break
+                continue
             line = line.strip().rstrip("\\").strip()
             if line.startswith("source_") and ":=" in line:
                 line = line.split(":=", 1)[1].strip()
@@ -199,8 +244,10 @@ def main():
                     os.unlink(p)
             deleted.add(target)
 
-    # 4. everything else is as new as the worktree
-    now = time.time()
+    # 4. everything else is as new as the worktree (the kernel's clock for
+    # file times is coarser than time.time(): 2 s back, so that a file the
+    # build dates later is newer for certain)
+    now = time.time() - 2
     for root, dirs, files in os.walk(out):
         for name in files + dirs:
             os.utime(os.path.join(root, name), (now, now), follow_symlinks=False)
