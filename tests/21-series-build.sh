@@ -18,9 +18,9 @@
 #    built in full from a clean directory; SEED=x86_64-test, or
 #    BISECT_SEED): tools/relocate-seed.py points it at the worktree and
 #    deletes every object made from a file that differs between the tip and
-#    the base, so kbuild remakes those and what the base's configuration
-#    changes; without that build, the base step is a full build of its
-#    own. These builds link vmlinux and stop (VMLINUX_ONLY): no bootable
+#    the base, but for a header change it narrows as for a patch (below),
+#    so kbuild remakes those and what the base's configuration changes;
+#    without that build, the base step is a full build of its own. These builds link vmlinux and stop (VMLINUX_ONLY): no bootable
 #    image, which nothing here boots.
 #  - The worktree is left at the series tip, with the bisect's tip build
 #    in $BUILD/out/bisect: suite 24 (the configuration variants, in
@@ -44,24 +44,29 @@ fi
 commits=$(git -C "$KSRC" rev-list --reverse "$base..$branch")
 
 # A walk whose every input is the same as one that passed before (the
-# commits, the fragments, the compiler, binutils and make, and this
-# harness) has the same result: its record is shown instead of building
-# again, marked as such; CHECK_FRESH=1 builds anyway. Only a walk where
-# every step passed is recorded, and only while its tip build is still in
-# $out with the worktree at the tip (suite 24 starts from them).
+# commits, the fragments, the toolchain and the packages it comes from,
+# the seed, and this harness) has the same result: its record is shown
+# instead of building again, marked as such; CHECK_FRESH=1 builds anyway.
+# Only a walk where every step passed on a clean worktree is recorded, and
+# it is shown only while its tip build is still in $out and the worktree
+# is clean; the worktree is then checked out at the tip (suite 24 starts
+# from them; suite 57 leaves it at the base).
 key=$( {
 	git -C "$KSRC" rev-parse "$base" && echo "$commits"
 	cat "${frags[@]}"
+	echo "toolchain ${TOOLCHAIN:-gcc} seed ${BISECT_SEED-x86_64-test}"
 	gcc --version | head -n 1; ld --version | head -n 1; make --version | head -n 1
+	dpkg-query -W -f='${Package} ${Version}\n' gcc-12 binutils make libelf-dev ccache python3 git 2>&1
 	cd "$REPO" && sha256sum tools/build-kernel.sh tools/bisect-narrow.py tools/relocate-seed.py \
 		tools/filter-fragments.sh tools/lib/series-wt.sh tests/21-series-build.sh
 } | sha256sum | cut -c1-16)
 record=$BUILD/state/bisect-$key.pass
 tip=$(git -C "$KSRC" rev-parse "$branch")
-if [ "${CHECK_FRESH:-0}" != 1 ] && [ -f "$record" ] && [ "$(cat "$out/.bisect-commit" 2>/dev/null)" = "$tip" ] &&
-	[ "$(git -C "$wt" rev-parse HEAD)" = "$tip" ] && [ -z "$(git -C "$wt" status --porcelain -uno)" ]; then
+if [ "${CHECK_FRESH:-0}" != 1 ] && [ -f "$record" ] && [ -f "$out/vmlinux" ] &&
+	[ "$(cat "$out/.bisect-commit" 2>/dev/null)" = "$tip" ] && [ -z "$(git -C "$wt" status --porcelain)" ] &&
+	git -C "$wt" checkout -q --detach "$tip"; then
 	when=$(date -u -r "$record" '+%Y-%m-%d %H:%M UTC')
-	echo "INFO: bisect: the walk with these inputs (key $key: commits, fragments, compiler, harness) passed on $when; its results follow, not built again (CHECK_FRESH=1 builds)"
+	echo "INFO: bisect: the walk with these inputs (key $key: commits, fragments, toolchain and its packages, harness) passed on $when; its results follow, not built again (CHECK_FRESH=1 builds)"
 	sed "s/^PASS: .*/& (recorded $when)/" "$record"
 	exit 0
 fi
@@ -77,8 +82,17 @@ for c in "$base" $commits; do
 	# change since then is narrowed (for the base step of a second run,
 	# from the tip of the first)
 	prev=$(cat "$out/.bisect-commit" 2>/dev/null || true)
+	git -C "$wt" cat-file -e "$prev^{commit}" 2>/dev/null || prev=
 	rm -f "$out/.bisect-commit"
 	git -C "$wt" checkout -q --detach "$c" || { echo "FAIL: bisect $label: checkout failed"; i=$((i + 1)); continue; }
+	# local changes would ride along the checkouts: the walk would not be
+	# the commits'
+	if [ -n "$(git -C "$wt" status --porcelain)" ]; then
+		git -C "$wt" status --short | head -n 5
+		echo "FAIL: bisect $label: the worktree $wt has local changes (git -C $wt stash, or remove it)"
+		i=$((i + 1))
+		continue
+	fi
 	filter_frags "$wt" "$tmp/bisect.config" "${frags[@]}"
 	narrowed=""
 	if [ -n "$prev" ] && [ "$prev" != "$c" ] && [ -f "$out/vmlinux" ]; then

@@ -65,5 +65,4 @@ variant variant-X86_INTEL_PSTATE+UCLAMP_TASK=n CPU_FREQ=n 'CPU_FREQ[A-Z0-9_]*|X8
 # together. PCI goes too, as above.
 variant bisect SMP+ACPI=n 'SMP|HOTPLUG_CPU|ACPI|PCI|CPU_FREQ_GOV_SCHEDUTIL|CPU_FREQ_DEFAULT_GOV_SCHEDUTIL|UCLAMP[A-Z0-9_]*|[A-Z0-9_]*KUNIT[A-Z0-9_]*|[A-Z0-9_]*_TEST' \
 	'# CONFIG_SMP is not set' "${noacpi[@]}" 'CONFIG_CPU_FREQ_DEFAULT_GOV_PERFORMANCE=y'
-git -C "$wt" checkout -q --detach "$base"
 exit 0
