@@ -3,9 +3,10 @@
 # kernel of the emulated HWP machine: the series tree with Kconfig.fragment,
 # configs/x86_64-test.config and configs/hwp-machine.config, without any
 # KUnit suite or test driver, so that the real intel_pstate is the only
-# cpufreq driver in the guest. Prints the bzImage path. Its first build
+# cpufreq driver in the guest (KUnit's framework stays, with no suite:
+# configs/hwp-machine.config says why). Prints the bzImage path. Its first build
 # starts from a copy of the test kernel's build when there is one (SEED in
-# tools/build-kernel.sh): only what the KUnit options touch is rebuilt.
+# tools/build-kernel.sh): only what the two suites' options touch is rebuilt.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
