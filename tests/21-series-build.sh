@@ -20,8 +20,9 @@
 #    deletes every object made from a file that differs between the tip and
 #    the base, but for a header change it narrows as for a patch (below),
 #    so kbuild remakes those and what the base's configuration changes;
-#    without that build, the base step is a full build of its own. These builds link vmlinux and stop (VMLINUX_ONLY): no bootable
-#    image, which nothing here boots.
+#    without that build, the base step is a full build of its own. These
+#    builds link vmlinux and stop (VMLINUX_ONLY): no bootable image, which
+#    nothing here boots.
 #  - The worktree is left at the series tip, with the bisect's tip build
 #    in $BUILD/out/bisect: suite 24 (the configuration variants, in
 #    make check-full) starts its builds from a copy of it.
