@@ -12,7 +12,8 @@
 #
 # Prints the image path on stdout. Logs: $BUILD/out/NAME/{config,build}.log.
 # Re-running with unchanged inputs only re-runs kbuild's incremental make.
-# Environment: REPO BUILD KSRC JOBS; SEED (see below); VMLINUX_ONLY; CCACHE_DIR as usual;
+# Environment: REPO BUILD KSRC JOBS; SEED (see below); VMLINUX_ONLY; TARGETS and
+# MAKE_ARGS (below); CCACHE_DIR as usual;
 # TOOLCHAIN=gcc (the default: gcc, or aarch64-linux-gnu-gcc for arm64) or
 # TOOLCHAIN=llvm (Debian's clang and LLVM: make LLVM=1 LLVM_IAS=1, as
 # Android's GKI builds 5.10). An LLVM/LLVM_IAS that a calling make exports
@@ -51,6 +52,13 @@ esac
 if [ "${VMLINUX_ONLY:-0}" = 1 ]; then
 	image=vmlinux target=vmlinux
 fi
+# TARGETS='prepare' or 'dir/file.o ...': configure (and seed) as for a
+# build, then make these targets instead of an image, with MAKE_ARGS added
+# (W=1 C=2 ...), and print the output directory. The output of that make
+# is in build.log. Such a directory is not a finished build: it writes no
+# .build-stats, so nothing takes it for a SEED.
+targets=${TARGETS:-}
+read -r -a make_args <<<"${MAKE_ARGS:-}"
 TOOLCHAIN=${TOOLCHAIN:-gcc}
 case "$TOOLCHAIN" in
 gcc)
@@ -188,6 +196,17 @@ fi
 rm -f "$out/.seed-objtool-pending"
 
 # --- build ------------------------------------------------------------------
+if [ -n "$targets" ]; then
+	log "making $name ($arch, $TOOLCHAIN, -j$JOBS): $targets${make_args[*]:+ (${make_args[*]})}"
+	# shellcheck disable=SC2086
+	if ! kmake -j"$JOBS" "${make_args[@]}" $targets >"$out/build.log" 2>&1; then
+		grep -E 'error|Error' "$out/build.log" | head -n 20 >&2 || true
+		tail -n 20 "$out/build.log" >&2
+		die "make $targets failed (log: $out/build.log)"
+	fi
+	echo "$out"
+	exit 0
+fi
 log "building $name ($arch, $TOOLCHAIN, -j$JOBS)"
 # CPU seconds (user + system) of the make below and everything it ran: a
 # build's cost that does not depend on what else the machine runs (wall time

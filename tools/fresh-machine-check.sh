@@ -13,7 +13,7 @@
 #    plus the uncommitted changes to tracked files) into /root/ws.
 # 3. tools/deps.sh there, as root: it must install everything.
 # 4. The steps of `make check` that depend on installed packages: `make
-#    tree`, suites 00 01 02 20 22 61 70 (22 only prepares the kernel and
+#    tree`, suites 00 01 02 20 25 61 70 (25 only prepares the kernel and
 #    compiles a few objects), plus 10 40 45 60 if a prebuilt x86_64 test
 #    kernel is given; the static /init of suites 40-46 for x86_64 and arm64,
 #    both kernels' configuration (tinyconfig + merge_config.sh +
@@ -242,7 +242,7 @@ else
 	fail "qemu aarch64 machine" "status $rc: $(head -c 300 "$t/qemu-arm.log")"
 fi
 
-step "kernel configuration and prepare, as build-kernel.sh and suite 22 do"
+step "kernel configuration and prepare, as build-kernel.sh and suite 25 do"
 if [ -f "$KSRC/Makefile" ]; then
 	for a in x86_64:x86::Kconfig.fragment,configs/x86_64-test.config,configs/kunit-x86.config,configs/kunit-e2e.config \
 		arm64:arm64:aarch64-linux-gnu-:configs/arm64-test.config,configs/kunit-e2e.config; do
@@ -384,7 +384,7 @@ step "make tree, then the suites that need no kernel build"
 # (FORCE=1: the clone's branch series may be ahead of patches/ at HEAD)
 make tree FORCE=1 >"$t/tree.log" 2>&1 && pass "make tree: $(tail -n 1 "$t/tree.log")" ||
 	fail "make tree" "$(tail -n 5 "$t/tree.log" | tr '\n' '|')"
-suites="00 01 02 20 22 61 70"
+suites="00 01 02 20 25 61 70"
 if [ -f /root/prebuilt/bzImage ]; then
 	# tools/test-kernel.sh returns the kernel of this run instead of building it
 	export CHECK_RUN_ID=fresh-machine

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Suite 22: no new compiler (W=1) or sparse (C=2) warnings in the files the
+# Suite 25: no new compiler (W=1) or sparse (C=2) warnings in the files the
 # series touches. Every touched .c file that the x86_64 test config builds is
 # compiled with `make W=1 C=2` at the base and with the whole series, and the
 # warnings are compared with file names and line numbers taken out (so moved
@@ -8,6 +8,14 @@
 # Twice: with gcc (W=1 and sparse), then with Debian's clang and LLVM (make
 # LLVM=1 LLVM_IAS=1, W=1; sparse does not depend on the compiler), the base
 # built the same way.
+# Each of the four trees is configured and prepared by tools/build-kernel.sh
+# (TARGETS=prepare), its first time from a copy of the test kernel's build
+# with the same compiler (SEED: x86_64-test of suite 10, x86_64-test-llvm of
+# suite 23, which is why this suite runs after 23): the series side is that
+# build's own tree, the base side a worktree at the base, to which
+# tools/relocate-seed.py points the copy (deleting what was made from a file
+# that differs). Without the seed, the tree is configured and prepared from
+# scratch. The touched objects are then compiled in every run.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 BASE_VERSION=${BASE_VERSION:-5.10.262-1}
@@ -33,22 +41,16 @@ git -C "$wt" checkout -q --detach "$base"
 files=$(git -C "$KSRC" diff --name-only --diff-filter=AM "$base..$branch" -- '*.c' | grep -v '^tools/' || true)
 [ -n "$files" ] || { echo "FAIL: warnings: the series touches no .c file?"; exit 0; }
 
-# configure + prepare a tree in O=$BUILD/out/NAME, then compile the objects
-# of the touched files that the config builds, with W=1 and sparse.
-warnings() { # name tree toolchain -> $tmp/NAME.warn
-	local name=$1 tree=$2 out=$BUILD/out/$1 objs=() f o dir tc=() check=(C=2 CHECK=sparse)
-	# an LLVM=1 exported by a calling make must not leak into the gcc pass
-	case $3 in
-	gcc) tc=(LLVM= LLVM_IAS=) ;;
-	llvm) tc=(LLVM=1 LLVM_IAS=1) check=() ;;
-	esac
+# configure + prepare a tree in O=$BUILD/out/NAME (from a copy of the test
+# kernel's build SEED, the first time), then compile the objects of the
+# touched files that the config builds, with W=1 and sparse.
+warnings() { # name tree toolchain seed -> $tmp/NAME.warn
+	local name=$1 tree=$2 tc=$3 seed=$4 out=$BUILD/out/$1 objs=() f o dir check=(C=2 CHECK=sparse)
+	[ "$tc" = llvm ] && check=()
 	filter_frags "$tree" "$tmp/$name.config" "${frags[@]}"
-	# configure only: build-kernel.sh would build the whole kernel
-	mkdir -p "$out"
-	make -s -C "$tree" O="$out" "${tc[@]}" tinyconfig >"$tmp/$name.log" 2>&1 &&
-		"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$tmp/$name.config" >>"$tmp/$name.log" 2>&1 &&
-		make -s -C "$tree" O="$out" "${tc[@]}" olddefconfig >>"$tmp/$name.log" 2>&1 &&
-		make -s -C "$tree" O="$out" "${tc[@]}" -j"$JOBS" prepare >>"$tmp/$name.log" 2>&1 || return 1
+	KSRC=$tree SEED=$seed TOOLCHAIN=$tc TARGETS=prepare \
+		"$REPO/tools/build-kernel.sh" "$name" x86_64 "$tmp/$name.config" >"$tmp/$name.log" 2>&1 || return 1
+	grep -h 'starting from a copy\|not seeded' "$tmp/$name.log" | sed 's/^build-kernel: /INFO: /'
 	for f in $files; do
 		[ -f "$tree/$f" ] || continue
 		o=${f%.c}.o
@@ -67,7 +69,11 @@ warnings() { # name tree toolchain -> $tmp/NAME.warn
 	echo "${objs[@]}" >"$tmp/$name.objs"
 	[ ${#objs[@]} -gt 0 ] || { : >"$tmp/$name.warn"; return 0; }
 	rm -f "${objs[@]/#/$out/}"
-	make -C "$tree" O="$out" "${tc[@]}" W=1 "${check[@]}" -j"$JOBS" "${objs[@]}" >"$tmp/$name.raw" 2>&1 || return 1
+	KSRC=$tree TOOLCHAIN=$tc TARGETS="${objs[*]}" MAKE_ARGS="W=1 ${check[*]}" \
+		"$REPO/tools/build-kernel.sh" "$name" x86_64 "$tmp/$name.config" >>"$tmp/$name.log" 2>&1
+	local rc=$?
+	cp "$out/build.log" "$tmp/$name.raw" 2>/dev/null
+	[ $rc = 0 ] || return 1
 	# keep warnings about the touched files and the headers they changed;
 	# strip directories, line and column numbers
 	grep -E '(warning|error):' "$tmp/$name.raw" |
@@ -80,12 +86,12 @@ compare() { # toolchain: gcc (W=1, sparse) or llvm (W=1)
 	gcc) sfx="" what="W=1/sparse" ;;
 	llvm) sfx="-llvm" what="clang W=1" ;;
 	esac
-	if ! warnings "warn-base$sfx" "$wt" "$tc"; then
+	if ! warnings "warn-base$sfx" "$wt" "$tc" "x86_64-test$sfx"; then
 		tail -n 10 "$tmp/warn-base$sfx.log" "$tmp/warn-base$sfx.raw" 2>/dev/null
 		echo "FAIL: warnings ($tc): cannot compile the touched files at the base"
 		return
 	fi
-	if ! warnings "warn-series$sfx" "$KSRC" "$tc"; then
+	if ! warnings "warn-series$sfx" "$KSRC" "$tc" "x86_64-test$sfx"; then
 		tail -n 10 "$tmp/warn-series$sfx.log" "$tmp/warn-series$sfx.raw" 2>/dev/null
 		echo "FAIL: warnings ($tc): cannot compile the touched files with the series"
 		return
