@@ -132,8 +132,20 @@ do_fetch() {
 # ---- build ----------------------------------------------------------------
 patches() { ls "$here"/qemu-hwp/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null || true; }
 
+# The devices: only those of the machine the guests boot, `-M pc` (i440FX,
+# PIIX3; QEMU's default x86 machine), each of which that machine creates by
+# default in a full build (HPET, vmport and vmmouse, the parallel port, the
+# e1000 NIC that -nic none leaves out, standard VGA), so that a guest sees
+# the same machine as with a full build; no q35, microvm or isapc, no
+# device that only -device adds (USB, virtio, SCSI, sound, ...). About a
+# fifth fewer files to compile (925 of 1136 compile commands for
+# x86_64-softmmu, counted with ninja -t commands).
+devices_mak=configs/devices/x86_64-softmmu/hwp-machine.mak
+devices=(I440FX HPET VMPORT VMMOUSE PARALLEL E1000_PCI VGA_PCI)
+
 configure_args=(
 	--target-list=x86_64-softmmu --without-default-features
+	--without-default-devices --with-devices-x86_64=hwp-machine
 	--enable-tcg --enable-system --disable-user --disable-linux-user
 	--disable-docs --disable-tools --disable-guest-agent --disable-install-blobs
 	--disable-debug-info --disable-werror --disable-kvm --disable-xen
@@ -214,6 +226,8 @@ unpack_and_patch() {
 			return 1
 		}
 	done
+	echo "# written by tools/build-qemu.sh: the devices of the emulated HWP machine" >"$tmp/src/$devices_mak"
+	printf 'CONFIG_%s=y\n' "${devices[@]}" >>"$tmp/src/$devices_mak"
 }
 
 do_build() {
@@ -237,7 +251,7 @@ do_build() {
 	trap 'rm -rf "$tmp"' EXIT
 	step unpack unpack_and_patch "$tmp"
 	sync_tree "$tmp/src" "$WORK/src"
-	printf '%s\n' "${configure_args[@]}" >"$tmp/config"
+	printf '%s\n' "${configure_args[@]}" "${devices[@]}" >"$tmp/config"
 	if [ ! -f "$WORK/obj/build.ninja" ] || ! cmp -s "$tmp/config" "$WORK/obj/.config-args"; then
 		rm -rf "$WORK/obj"
 		mkdir -p "$WORK/obj"
