@@ -45,7 +45,7 @@ export REPO BUILD KSRC PATCHES BASE_VERSION BASE_SHA256 MIRROR SECURITY_MIRROR \
 
 .DEFAULT_GOAL := all
 .NOTPARALLEL:
-.PHONY: all deps base config-deb tree export series-status kernel boot check check-full \
+.PHONY: all deps base source-deb config-deb tree export series-status kernel boot check check-full \
         clean distclean help
 
 ## all: the main job: deps, base, tree, x86_64 test kernel and its boot, the HWP machine (QEMU, kernel, boot under load), summary
@@ -56,9 +56,13 @@ all:
 deps:
 	@$(if $(NO_DEPS),true,tools/deps.sh)
 
-## base: fetch, verify and unpack the pinned linux-source-5.10 into $(KSRC)
+## base: fetch, verify and unpack the pinned linux-source-5.10 into build/linux (KSRC)
 base:
 	@tools/fetch-base.sh source
+
+## source-deb: fetch and verify Debian's linux-source-5.10 .deb (not unpacked); prints its path
+source-deb:
+	@tools/fetch-base.sh source-deb
 
 ## config-deb: fetch and verify Debian's linux-config-5.10 .deb; prints its path
 config-deb:

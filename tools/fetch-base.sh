@@ -5,6 +5,8 @@
 #   tools/fetch-base.sh [source]   verified .deb -> $BUILD/linux (git repo,
 #                                  one deterministic base commit, tagged)
 #   tools/fetch-base.sh config     verified linux-config .deb; prints its path
+#   tools/fetch-base.sh source-deb verified linux-source .deb, not unpacked;
+#                                  prints its path (for a tree of your own)
 #   tools/fetch-base.sh busybox-arm64
 #                                  Debian's arm64 busybox-static binary (for
 #                                  arm64 initramfs: BUSYBOX=<path> tools/mkinitramfs.sh);
@@ -223,6 +225,10 @@ config)
 	download linux-config-5.10 "$BASE_VERSION" "$cfg_deb"
 	echo "$DL/$cfg_deb"
 	;;
+source-deb)
+	download linux-source-5.10 "$BASE_VERSION" "$src_deb"
+	echo "$DL/$src_deb"
+	;;
 busybox-arm64)
 	bb=$BUILD/tools/busybox-arm64
 	if [ ! -x "$bb" ]; then
@@ -242,5 +248,5 @@ mirrors)
 	echo "MIRROR=$MIRROR"
 	echo "SECURITY_MIRROR=$SECURITY_MIRROR"
 	;;
-*) die "usage: $0 [source|config|busybox-arm64|mirrors]" ;;
+*) die "usage: $0 [source|source-deb|config|busybox-arm64|mirrors]" ;;
 esac
