@@ -9,7 +9,7 @@
 # LLVM=1 LLVM_IAS=1, W=1; sparse does not depend on the compiler), the base
 # built the same way.
 # Each of the four trees is configured and prepared by tools/build-kernel.sh
-# (TARGETS=prepare), its first time from a copy of the test kernel's build
+# (KMAKE_TARGETS=prepare), its first time from a copy of the test kernel's build
 # with the same compiler (SEED: x86_64-test of suite 10, x86_64-test-llvm of
 # suite 23, which is why this suite runs after 23): the series side is that
 # build's own tree, the base side a worktree at the base, to which
@@ -22,7 +22,7 @@ BASE_VERSION=${BASE_VERSION:-5.10.262-1}
 base=base-$BASE_VERSION
 branch=${SERIES_BRANCH:-series}
 wt=$BUILD/wt/warn-base
-tmp=$BUILD/tmp/suite22
+tmp=$BUILD/tmp/suite25
 mkdir -p "$tmp" "$BUILD/wt"
 JOBS=${JOBS:-$(nproc)}
 command -v sparse >/dev/null || { echo "FAIL: sparse: not installed (make deps)"; exit 0; }
@@ -48,7 +48,10 @@ warnings() { # name tree toolchain seed -> $tmp/NAME.warn
 	local name=$1 tree=$2 tc=$3 seed=$4 out=$BUILD/out/$1 objs=() f o dir check=(C=2 CHECK=sparse)
 	[ "$tc" = llvm ] && check=()
 	filter_frags "$tree" "$tmp/$name.config" "${frags[@]}"
-	KSRC=$tree SEED=$seed TOOLCHAIN=$tc TARGETS=prepare \
+	# a tree that suite 22 (this suite's old number) configured by hand has
+	# no .config.inputs: start it again, from the seed
+	[ ! -f "$out/.config" ] || [ -f "$out/.config.inputs" ] || rm -rf "$out"
+	KSRC=$tree SEED=$seed TOOLCHAIN=$tc KMAKE_TARGETS=prepare \
 		"$REPO/tools/build-kernel.sh" "$name" x86_64 "$tmp/$name.config" >"$tmp/$name.log" 2>&1 || return 1
 	grep -h 'starting from a copy\|not seeded' "$tmp/$name.log" | sed 's/^build-kernel: /INFO: /'
 	for f in $files; do
@@ -68,8 +71,8 @@ warnings() { # name tree toolchain seed -> $tmp/NAME.warn
 	done
 	echo "${objs[@]}" >"$tmp/$name.objs"
 	[ ${#objs[@]} -gt 0 ] || { : >"$tmp/$name.warn"; return 0; }
-	rm -f "${objs[@]/#/$out/}"
-	KSRC=$tree TOOLCHAIN=$tc TARGETS="${objs[*]}" MAKE_ARGS="W=1 ${check[*]}" \
+	rm -f "${objs[@]/#/$out/}" "$out/build.log"
+	KSRC=$tree TOOLCHAIN=$tc KMAKE_TARGETS="${objs[*]}" KMAKE_ARGS="W=1 ${check[*]}" \
 		"$REPO/tools/build-kernel.sh" "$name" x86_64 "$tmp/$name.config" >>"$tmp/$name.log" 2>&1
 	local rc=$?
 	cp "$out/build.log" "$tmp/$name.raw" 2>/dev/null

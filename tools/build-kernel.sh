@@ -12,8 +12,8 @@
 #
 # Prints the image path on stdout. Logs: $BUILD/out/NAME/{config,build}.log.
 # Re-running with unchanged inputs only re-runs kbuild's incremental make.
-# Environment: REPO BUILD KSRC JOBS; SEED (see below); VMLINUX_ONLY; TARGETS and
-# MAKE_ARGS (below); CCACHE_DIR as usual;
+# Environment: REPO BUILD KSRC JOBS; SEED (see below); VMLINUX_ONLY; KMAKE_TARGETS
+# and KMAKE_ARGS (below); CCACHE_DIR as usual;
 # TOOLCHAIN=gcc (the default: gcc, or aarch64-linux-gnu-gcc for arm64) or
 # TOOLCHAIN=llvm (Debian's clang and LLVM: make LLVM=1 LLVM_IAS=1, as
 # Android's GKI builds 5.10). An LLVM/LLVM_IAS that a calling make exports
@@ -52,13 +52,16 @@ esac
 if [ "${VMLINUX_ONLY:-0}" = 1 ]; then
 	image=vmlinux target=vmlinux
 fi
-# TARGETS='prepare' or 'dir/file.o ...': configure (and seed) as for a
-# build, then make these targets instead of an image, with MAKE_ARGS added
-# (W=1 C=2 ...), and print the output directory. The output of that make
-# is in build.log. Such a directory is not a finished build: it writes no
-# .build-stats, so nothing takes it for a SEED.
-targets=${TARGETS:-}
-read -r -a make_args <<<"${MAKE_ARGS:-}"
+# KMAKE_TARGETS='prepare' or 'dir/file.o ...': configure (and seed) as for
+# a build, then make these targets instead of an image, with KMAKE_ARGS
+# added (W=1 C=2 ...: words split at white space, no quoting), and print
+# the output directory. The output of that make is in build.log. Such a
+# directory is not a finished build: it writes no .build-stats, so nothing
+# takes it for a SEED. Both are taken out of the environment here, so that
+# the kernel's make does not see them.
+targets=${KMAKE_TARGETS:-}
+read -r -a make_args <<<"${KMAKE_ARGS:-}"
+unset KMAKE_TARGETS KMAKE_ARGS
 TOOLCHAIN=${TOOLCHAIN:-gcc}
 case "$TOOLCHAIN" in
 gcc)
@@ -87,11 +90,15 @@ out=$BUILD/out/$name
 # result is then not a from-scratch build's.
 seed=${SEED:-}
 seed_tree=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$BUILD/out/$seed/Makefile" 2>/dev/null || true)
-if [ -n "$seed" ] && [ ! -f "$out/.config" ] && [ -f "$BUILD/out/$seed/.build-stats" ] &&
+if [ -n "$seed" ] && [ ! -f "$out/.config" ] && ! { [ -f "$BUILD/out/$seed/.build-stats" ] &&
 	[ -n "$seed_tree" ] && [ -d "$seed_tree" ] &&
 	grep -q "^CONFIG_$(echo "$karch" | tr a-z A-Z)=y" "$BUILD/out/$seed/.config" &&
 	grep -q "^$cc_is=y" "$BUILD/out/$seed/.config" &&
-	grep -qxF "CONFIG_CC_VERSION_TEXT=\"$("$ccbin" --version | head -n 1)\"" "$BUILD/out/$seed/.config"; then
+	grep -qxF "CONFIG_CC_VERSION_TEXT=\"$("$ccbin" --version | head -n 1)\"" "$BUILD/out/$seed/.config"; }; then
+	log "$name: not seeded: $BUILD/out/$seed is not a finished build of this architecture and compiler; building from scratch"
+	seed=
+fi
+if [ -n "$seed" ] && [ ! -f "$out/.config" ]; then
 	rm -rf "$out.seed"
 	cp -a "$BUILD/out/$seed" "$out.seed"
 	rm -f "$out.seed/.config.inputs" "$out.seed/.build-stats" "$out.seed"/*.log
