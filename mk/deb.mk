@@ -1,6 +1,7 @@
 # Installable kernels: Debian packages of the series, built with the kernel's
 # own bindeb-pkg from Debian's 5.10 amd64 config (or KCONFIG) plus
-# Kconfig.fragment.  Not part of 'make check' (hours on 2 cores).
+# Kconfig.fragment.  Not part of 'make check' (48 min on 2 cores of a
+# 2.6 GHz Xeon; longer on slower machines).
 #
 #   make deb                          Debian's config + Kconfig.fragment
 #   make deb KCONFIG=/path/to/config  your config + Kconfig.fragment
@@ -23,7 +24,7 @@ DEB_FRAGMENT ?= $(CURDIR)/Kconfig.fragment
 DEB_BRANCH ?= series
 
 .PHONY: deb deb-check deb-clean
-## deb: Debian packages of the series in build/deb (KCONFIG=/path/to/config; ~1-1.5 h on 2 cores)
+## deb: Debian packages of the series in build/deb (KCONFIG=/path/to/config; 48 min on 2 cores of a 2.6 GHz Xeon)
 deb: tree
 	@echo "== deb: Debian packages of the series"
 	@$(if $(NO_DEPS),true,$(CURDIR)/tools/deps.sh --deb)

@@ -270,6 +270,8 @@ do_build() {
 	mkdir -p "$OUT/bin"
 	cp "$WORK/obj/qemu-system-x86_64" "$tmp/qemu-system-x86_64"
 	"$tmp/qemu-system-x86_64" -cpu help >/dev/null 2>&1 || die "the built binary does not run ($tmp/qemu-system-x86_64)"
+	"$tmp/qemu-system-x86_64" -machine help 2>/dev/null | grep -q '^pc ' ||
+		die "the built binary has no 'pc' machine (device list $devices_mak: ${devices[*]})"
 	mv "$tmp/qemu-system-x86_64" "$bin"
 	echo "$key" >"$OUT/stamp.tmp"
 	mv "$OUT/stamp.tmp" "$OUT/stamp"
