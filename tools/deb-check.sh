@@ -6,8 +6,9 @@
 # in the guest when it is a module, and boots the HWP machine's own kernel
 # (tools/hwp-kernel.sh: the series with the test configuration, no test
 # code) the same way (tools/hwp-steer.sh for both). Passes when both pass
-# tools/hwp-steer.sh (intel_cpufreq; under load every write on CPU 1 has a
-# DESIRED, some above MIN: ->adjust_perf in use) and report the same
+# tools/hwp-steer.sh (intel_cpufreq; CPU 1's request written under load,
+# and every request in effect through the load with a DESIRED, some above
+# MIN: ->adjust_perf in use) and report the same
 # driver, intel_pstate status, governor and HWP state. Every figure is
 # simulated.
 #

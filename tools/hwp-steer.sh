@@ -12,10 +12,13 @@
 # Needs the patched QEMU (tools/build-qemu.sh; run first by the callers).
 # Environment: BOOT_ARGS (default: intel_pstate=passive
 # cpufreq.default_governor=schedutil), REPO BUILD KSRC.
-# Exit status: 0 when the guest ran on intel_cpufreq and, under load, every
-# HWP_REQUEST write on CPU 1 carried a DESIRED and at least one had it above
-# MIN (->adjust_perf in use; the frequency path writes DESIRED = MIN), 1
-# when not, 2 on bad usage or a missing input.
+# Exit status: 0 when the guest ran on intel_cpufreq and, under load,
+# HWP_REQUEST of CPU 1 was written at least once, and every request in
+# effect through the load (the one its start found, and each one written
+# during it) carried a DESIRED, at least one above MIN (->adjust_perf in
+# use; the frequency path writes DESIRED = MIN), 1 when not, 2 on bad
+# usage or a missing input. The guest idles 3 s before the load, so that
+# the load starts from a decayed utilization and is seen in writes.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}

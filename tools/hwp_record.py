@@ -78,14 +78,22 @@ def summary(console, record):
 
     load, after = des("load", 1), des("after", 1)
     under = [r for r in reqs if r["phase"] == num.get("load") and r["cpu"] == 1]
-    perf = under and all(r["des"] for r in under) and any(r["min"] < r["des"] for r in under)
+    # the perf path: schedutil wrote CPU 1's request under load (at least
+    # once), and the request in effect through the load, the one its start
+    # found and every one written during it, always carried a DESIRED, some
+    # above MIN (the frequency path writes the target into MIN and DESIRED)
+    first = under[0]["t"] if under else None
+    before = [r for r in reqs if r["cpu"] == 1 and first is not None and r["t"] < first]
+    effect = before[-1:] + under
+    perf = bool(under) and "load" in num and all(r["des"] for r in effect) \
+        and any(r["min"] < r["des"] for r in effect)
     print("driver: %s, status %s, governor %s, HWP %s" % (
         keys.get("DRIVER", "?"), keys.get("STATUS", "?"), keys.get("GOVERNOR", "?"),
         "on" if keys.get("HWP", "0") != "0" else "off"))
     print("adjust_perf: %s" % (
-        "in use (every write under load carries DESIRED, with MIN below it)" if perf
-        else "NOT in use (writes under load: %s)" % " ".join(
-            "%d/%d/%d" % (r["min"], r["max"], r["des"]) for r in under[-4:])))
+        "in use (%d writes under load; every request in effect carried DESIRED, some above MIN)" % len(under) if perf
+        else "NOT in use (writes under load, MIN/MAX/DESIRED: %s)" % (" ".join(
+            "%d/%d/%d" % (r["min"], r["max"], r["des"]) for r in effect[-4:]) or "none")))
     print("desired: CPU 1 under load %s (last %s); after it %s (last %s); %d writes in all (simulated)" % (
         "-".join(str(x) for x in (min(load), max(load))) if load else "none",
         load[-1] if load else "-",
