@@ -12,8 +12,7 @@
 #  - Each is booted under QEMU TCG with its KUnit suites (tools/kunit-boot.sh):
 #    every case must pass, as it must with gcc, and every case must have
 #    exercised its code.
-# W=1 against the base built the same way is suite 25 (its clang pass),
-# which starts from the x86_64 build of this suite.
+# W=1 against the base built the same way is suite 25 (its clang pass).
 # The per-patch builds stay with gcc (suite 21): the issue asks for clang at
 # the tip.
 set -uo pipefail
