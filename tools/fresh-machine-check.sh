@@ -328,16 +328,18 @@ fi
 
 if [ -x tools/build-qemu.sh ]; then
 	# the real thing, up to its configure: tools/build-qemu.sh fetch (apt-get
-	# source --download-only, verified), dpkg-source -x, our patches, and
-	# QEMU's configure (meson) with tools/build-qemu.sh's arguments
+	# source --download-only, verified), dpkg-source -x, our patches, the
+	# device list, and QEMU's configure (meson) with tools/build-qemu.sh's
+	# arguments
 	q=$t/qemu
 	mkdir -p "$q/obj"
-	eval "$(sed -n '/^configure_args=(/,/^)/p' tools/build-qemu.sh)"
+	eval "$(sed -n '/^devices_mak=/p; /^devices=(/p; /^configure_args=(/,/^)/p' tools/build-qemu.sh)"
 	if tools/build-qemu.sh fetch >"$q.log" 2>&1 &&
 		dpkg-source --no-check -x "$(ls "$BUILD"/dl/qemu/*.dsc | head -n 1)" "$q/src" >>"$q.log" 2>&1 &&
 		for p in tools/qemu-hwp/[0-9][0-9][0-9][0-9]-*.patch; do
 			[ ! -f "$p" ] || patch -d "$q/src" -p1 --no-backup-if-mismatch -F0 <"$p" >>"$q.log" 2>&1 || exit 1
 		done &&
+		printf 'CONFIG_%s=y\n' "${devices[@]}" >"$q/src/$devices_mak" &&
 		(cd "$q/obj" && ../src/configure --cc="ccache gcc" --host-cc=gcc "${configure_args[@]}") >>"$q.log" 2>&1 &&
 		ninja -C "$q/obj" -n qemu-system-x86_64 >>"$q.log" 2>&1; then
 		pass "tools/build-qemu.sh fetch, dpkg-source -x, patches, configure ($(grep -c '^applying\|^patching file' "$q.log") patch lines)"
