@@ -4,8 +4,9 @@
 # host's HWP_REQUEST record. The idle comes first so that the load starts
 # from a decayed utilization and its requests are written under load: a
 # request that the end of the boot left at the top would otherwise stay
-# unchanged, and unwritten, through the whole spin. A kernel whose msr driver is a module (Debian's) gets it from
-# /msr.ko: hwpload reads MSRs through /dev/cpu/N/msr.
+# unchanged, and unwritten, through the whole spin. A kernel whose msr
+# driver is a module (Debian's) gets it from /msr.ko: hwpload reads MSRs
+# through /dev/cpu/N/msr.
 if [ -f /msr.ko ] && [ ! -e /dev/cpu/0/msr ]; then
 	insmod /msr.ko || echo "MSR-MODULE=failed"
 fi
