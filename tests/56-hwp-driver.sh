@@ -39,7 +39,7 @@ if ! gcc -static -O2 -Wall -o "$out/hwpload" "$REPO/tools/hwp-guest/hwpload.c" \
 	fail "guest tools" "hwpload does not build: $(tail -n 3 "$out/hwpload.log" | tr '\n' '|')"
 	exit 0
 fi
-extra+=("$out/hwpload:/bin/hwpload")
+extra+=("$out/hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh")
 selftest=$KSRC/tools/testing/selftests/cpufreq_hwp
 if MAKEFLAGS= MAKELEVEL= make -s -C "$selftest" OUTPUT="$out" ARCH=x86_64 \
 	LDFLAGS=-static >"$out/selftest.log" 2>&1 && [ -x "$out/hwp_request" ]; then

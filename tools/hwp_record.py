@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The host-side record of the emulated HWP machine, and a guest's console.
 
-As a module (tests/hwp-machine/check.py): parse_record(), parse_console()
-and phases(). As a command (the main job):
+As a module (tests/hwp-machine/*.py): parse_record(), parse_console(),
+phases() and Timeline. As a command (the main job):
 
     tools/hwp_record.py summary CONSOLE_LOG RECORD
 
@@ -66,6 +66,84 @@ def phases(events):
             r["phase"] = cur
             reqs.append(r)
     return reqs, marks
+
+
+class Timeline:
+    """A guest console and the machine's record, cut into phases at the
+    guest's markers. A phase runs from its marker to the next one; "in
+    effect" is the last request written for a CPU at a given time,
+    whichever phase wrote it. Times are the record's (virtual ns)."""
+
+    # A load's exit is not part of its phase: the request it leaves (the
+    # task's utilization removed, the shell woken) can be written just
+    # before the next marker, under TCG about 1 ms before it (seen in a
+    # cold run, simulated: 8/18/13 0.96 ms before the end of a no_turbo spin
+    # held at 18 for 5 s). The end of a phase is read GRACE before its marker.
+    GRACE = 50 * 1000 * 1000    # ns
+
+    def __init__(self, console, record):
+        self.names, self.keys, self.dmesg = parse_console(console)
+        self.events = parse_record(record)
+        self.reqs, self.marks = phases(self.events)
+        self.mark_t, self.mark_ht = {}, {}
+        for e in self.events:
+            if e["ev"] == "gp" and e.get("op") == "rdmsr" and int(e["msr"], 16) & 0xFFFF0000 == MARK:
+                m = int(e["msr"], 16) & 0xFFFF
+                self.mark_t.setdefault(m, int(e["t"]))
+                self.mark_ht.setdefault(m, int(e["ht"]))
+        self.t_last = int(self.events[-1]["t"]) if self.events else 0
+        self.num = {name: n for n, name in self.names.items()}
+
+    def span(self, phase):
+        n = self.num.get(phase)
+        if n is None or n not in self.mark_t:
+            return None
+        later = [t for m, t in self.mark_t.items() if m > n]
+        return self.mark_t[n], min(later) if later else self.t_last
+
+    def writes(self, cpu, t0, t1):
+        return [r for r in self.reqs if r["cpu"] == cpu and t0 <= r["t"] < t1]
+
+    def in_effect(self, cpu, t):
+        rs = [r for r in self.reqs if r["cpu"] == cpu and r["t"] <= t]
+        return rs[-1] if rs else None
+
+    def phase_writes(self, phase, cpu):
+        sp = self.span(phase)
+        return self.writes(cpu, *sp) if sp else []
+
+    def effective(self, phase, cpu):
+        """The request in effect when the phase starts and every one written
+        in it (up to GRACE before its end)."""
+        sp = self.span(phase)
+        if not sp:
+            return []
+        first = self.in_effect(cpu, sp[0])
+        return ([first] if first else []) + self.writes(cpu, sp[0], sp[1] - self.GRACE)
+
+    def end_state(self, phase, cpu):
+        sp = self.span(phase)
+        return self.in_effect(cpu, sp[1] - self.GRACE) if sp else None
+
+    def late_min(self, phase, cpu):
+        """Lowest DESIRED in effect over the second half of the phase."""
+        sp = self.span(phase)
+        if not sp:
+            return None
+        mid = (sp[0] + sp[1]) // 2
+        rs = [r for r in (self.in_effect(cpu, mid),) if r] + self.writes(cpu, mid, sp[1] - self.GRACE)
+        return min(r["des"] for r in rs) if rs else None
+
+    @staticmethod
+    def fmt(rs, k=6):
+        s = " ".join("%d/%d/%d" % (r["min"], r["max"], r["des"]) for r in rs[-k:])
+        return "%d writes, last MIN/MAX/DESIRED %s" % (len(rs), s or "none")
+
+    def seen(self, phase, cpu):
+        e = self.end_state(phase, cpu)
+        return "%s; in effect at the end %s" % (
+            self.fmt(self.phase_writes(phase, cpu)),
+            "%d/%d/%d" % (e["min"], e["max"], e["des"]) if e else "none")
 
 
 def summary(console, record):

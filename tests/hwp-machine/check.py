@@ -16,7 +16,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from hwp_record import MARK, parse_console, parse_record, phases  # noqa: E402
+from hwp_record import Timeline  # noqa: E402
 
 
 def main():
@@ -31,67 +31,14 @@ def main():
         sys.exit(2)
     hi0, hi1, guar, lowest = (int(x) for x in levels.split(":"))
     highest = {0: hi0, 1: hi1}
-    names, keys, dmesg = parse_console(args[0])
-    events = parse_record(args[1])
-    reqs, marks = phases(events)
-    mark_t = {}
-    for e in events:
-        if e["ev"] == "gp" and e.get("op") == "rdmsr" and int(e["msr"], 16) & 0xFFFF0000 == MARK:
-            mark_t.setdefault(int(e["msr"], 16) & 0xFFFF, int(e["t"]))
-    t_last = int(events[-1]["t"]) if events else 0
-    num = {name: n for n, name in names.items()}
+    tl = Timeline(args[0], args[1])
+    names, keys, dmesg, reqs, marks = tl.names, tl.keys, tl.dmesg, tl.reqs, tl.marks
+    span, writes, in_effect, fmt = tl.span, tl.writes, tl.in_effect, tl.fmt
+    phase_writes, end_state, late_min, seen = tl.phase_writes, tl.end_state, tl.late_min, tl.seen
     results = []
 
     def check(name, ok, seen):
         results.append((name, bool(ok), seen))
-
-    def span(phase):
-        n = num.get(phase)
-        if n is None or n not in mark_t:
-            return None
-        later = [t for m, t in mark_t.items() if m > n]
-        return mark_t[n], min(later) if later else t_last
-
-    def writes(cpu, t0, t1):
-        return [r for r in reqs if r["cpu"] == cpu and t0 <= r["t"] < t1]
-
-    def in_effect(cpu, t):
-        rs = [r for r in reqs if r["cpu"] == cpu and r["t"] <= t]
-        return rs[-1] if rs else None
-
-    def fmt(rs, k=6):
-        s = " ".join("%d/%d/%d" % (r["min"], r["max"], r["des"]) for r in rs[-k:])
-        return "%d writes, last MIN/MAX/DESIRED %s" % (len(rs), s or "none")
-
-    def phase_writes(phase, cpu):
-        sp = span(phase)
-        return writes(cpu, *sp) if sp else []
-
-    # A load's exit is not part of its phase: the request it leaves (the
-    # task's utilization removed, the shell woken) can be written just
-    # before the next marker, under TCG about 1 ms before it (seen in a
-    # cold run, simulated: 8/18/13 0.96 ms before the end of a no_turbo spin
-    # held at 18 for 5 s). The end of a phase is read GRACE before its marker.
-    GRACE = 50 * 1000 * 1000    # ns
-
-    def end_state(phase, cpu):
-        sp = span(phase)
-        return in_effect(cpu, sp[1] - GRACE) if sp else None
-
-    def late_min(phase, cpu):
-        """Lowest DESIRED in effect over the second half of the phase."""
-        sp = span(phase)
-        if not sp:
-            return None
-        mid = (sp[0] + sp[1]) // 2
-        rs = [r for r in (in_effect(cpu, mid),) if r] + writes(cpu, mid, sp[1] - GRACE)
-        return min(r["des"] for r in rs) if rs else None
-
-    def seen(phase, cpu):
-        e = end_state(phase, cpu)
-        return "%s; in effect at the end %s" % (
-            fmt(phase_writes(phase, cpu)),
-            "%d/%d/%d" % (e["min"], e["max"], e["des"]) if e else "none")
 
     # ---- the machine and the driver -----------------------------------
     check("guest: intel_cpufreq in passive mode with HWP, schedutil",

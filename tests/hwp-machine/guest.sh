@@ -1,33 +1,9 @@
 # Guest script of tests/56-hwp-driver.sh, run by the initramfs's /init on the
 # emulated HWP machine (-smp 2; vCPU 1 an efficiency core with highest 24).
-# Each phase starts with `hwpload mark N`, which leaves "ev=gp ... msr=0x4f4d00NN"
-# in the host record, so that the host can cut the record into phases, and
-# prints "PHASE N name" on the console. A phase starts before the change it
-# is named after, so that every write the change causes falls into it.
-# Guest-side observations are printed as KEY=value lines. The host
-# (tests/hwp-machine/check.py) asserts.
+# The phases and KEY=value lines: tests/hwp-machine/guest-lib.sh.
 set -u
-c=/sys/devices/system/cpu
+. /lib/hwp-guest-lib.sh
 p1=$c/cpu1/cpufreq
-n=0
-phase() {
-	n=$((n + 1))
-	hwpload mark $n || echo "GUEST-ERROR=mark $n failed"
-	echo "PHASE $n $1"
-}
-# a phase that lasts as long as its load: NAME, then the load's command
-load_phase() {
-	name=$1
-	shift
-	phase "$name"
-	"$@"
-	phase "$name-done"
-}
-say() { echo "$1=$2"; }
-desired() { # CPU -> DESIRED field as seen by the guest
-	v=$(hwpload rdmsr "$1" 0x774) || { echo "?"; return; }
-	echo $(((v >> 16) & 255))
-}
 
 say DRIVER "$(cat $c/cpu0/cpufreq/scaling_driver 2>/dev/null || echo none)"
 say STATUS "$(cat $c/intel_pstate/status 2>/dev/null || echo absent)"

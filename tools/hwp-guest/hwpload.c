@@ -11,6 +11,8 @@
  *                                          machine does not implement (#GP,
  *                                          logged as ev=gp ... msr=0x4f4d00NN)
  *   hwpload rdmsr CPU MSR                  print an MSR (hex) via /dev/cpu/N/msr
+ *   hwpload wrmsr CPU MSR VALUE            write an MSR via /dev/cpu/N/msr (the
+ *                                          guests act as the platform would)
  *   hwpload uclamp MIN MAX COMMAND...      run COMMAND (one of the above) with
  *                                          the uclamp minimum and maximum
  *                                          MIN and MAX (0..1024, sched_setattr)
@@ -52,7 +54,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: hwpload spin CPU SECS | duty CPU WORK_US SLEEP_US SECS |\n"
-		"       mark N | rdmsr CPU MSR | uclamp MIN MAX COMMAND...\n");
+		"       mark N | rdmsr CPU MSR | wrmsr CPU MSR VALUE |\n"
+		"       uclamp MIN MAX COMMAND...\n");
 	exit(2);
 }
 
@@ -97,13 +100,13 @@ static void spin_until(uint64_t end)
 		;
 }
 
-static int msr_fd(unsigned long cpu)
+static int msr_fd(unsigned long cpu, int flags)
 {
 	char path[64];
 	int fd;
 
 	snprintf(path, sizeof(path), "/dev/cpu/%lu/msr", cpu);
-	fd = open(path, O_RDONLY);
+	fd = open(path, flags);
 	if (fd < 0) {
 		fprintf(stderr, "hwpload: %s: %s\n", path, strerror(errno));
 		exit(1);
@@ -165,7 +168,7 @@ int main(int argc, char **argv)
 
 		if (n > 0xffff)
 			usage();
-		fd = msr_fd(0);
+		fd = msr_fd(0, O_RDONLY);
 		if (pread(fd, &v, sizeof(v), MARK_BASE + n) == sizeof(v)) {
 			fprintf(stderr, "hwpload: MSR 0x%x reads: not the HWP machine?\n",
 				MARK_BASE + (unsigned int)n);
@@ -175,13 +178,23 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "rdmsr") && argc == 4) {
-		fd = msr_fd(num(argv[2]));
+		fd = msr_fd(num(argv[2]), O_RDONLY);
 		if (pread(fd, &v, sizeof(v), num(argv[3])) != sizeof(v)) {
 			fprintf(stderr, "hwpload: rdmsr %s on CPU %s: %s\n", argv[3],
 				argv[2], strerror(errno));
 			return 1;
 		}
 		printf("0x%" PRIx64 "\n", v);
+		return 0;
+	}
+	if (!strcmp(argv[1], "wrmsr") && argc == 5) {
+		v = num(argv[4]);
+		fd = msr_fd(num(argv[2]), O_WRONLY);
+		if (pwrite(fd, &v, sizeof(v), num(argv[3])) != sizeof(v)) {
+			fprintf(stderr, "hwpload: wrmsr %s %s on CPU %s: %s\n", argv[3],
+				argv[4], argv[2], strerror(errno));
+			return 1;
+		}
 		return 0;
 	}
 	usage();
