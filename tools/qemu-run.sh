@@ -3,7 +3,8 @@
 #
 #   tools/qemu-run.sh --arch x86_64|arm64 --kernel IMG --initrd CPIO \
 #       [--append "ARGS"] [--timeout SECS] [--log FILE] [--smp N] [--mem SIZE] \
-#       [--hwp [--hwp-log FILE] [--hwp-opts PROP=VAL[,PROP=VAL...]]]
+#       [--hwp [--hwp-log FILE] [--hwp-opts PROP=VAL[,PROP=VAL...]]
+#       [--monitor-relay]]
 #
 # --hwp (x86_64 only) boots the emulated HWP machine instead of the stock
 # qemu-system-x86_64: the patched binary of tools/build-qemu.sh (built first
@@ -11,6 +12,11 @@
 # hwp-log=FILE (the host-side record of HWP_REQUEST writes and level
 # changes); --hwp-opts adds further CPU properties, e.g.
 # --hwp-opts hwp-highest=30:24 (vCPU 1 an efficiency core with highest 24).
+# --monitor-relay gives QEMU a QMP monitor on a unix socket and runs
+# tools/hwp-monitor.py beside it, which sends every "HWP-MONITOR: <QMP
+# command>" line the guest prints to it (platform events the guest cannot
+# cause itself, such as a change of the guaranteed level); the transcript
+# is LOG.monitor, and a refused command fails the run.
 # See Documentation/project/hwp-machine.md.
 #
 # The serial console goes to the log (default $BUILD/logs/qemu-<time>.log).
@@ -26,8 +32,8 @@ REPO=${REPO:-$(dirname "$here")}
 BUILD=${BUILD:-$REPO/build}
 
 arch=x86_64 kernel="" initrd="" append="" timeout=300 log="" smp=2 mem=512M
-hwp="" hwp_log="" hwp_opts=""
-usage() { echo "usage: $0 --arch x86_64|arm64 --kernel IMG --initrd CPIO [--append ARGS] [--timeout SECS] [--log FILE] [--smp N] [--mem SIZE] [--hwp [--hwp-log FILE] [--hwp-opts PROPS]]" >&2; exit 2; }
+hwp="" hwp_log="" hwp_opts="" relay=""
+usage() { echo "usage: $0 --arch x86_64|arm64 --kernel IMG --initrd CPIO [--append ARGS] [--timeout SECS] [--log FILE] [--smp N] [--mem SIZE] [--hwp [--hwp-log FILE] [--hwp-opts PROPS] [--monitor-relay]]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--arch) arch=$2; shift 2 ;;
@@ -41,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--hwp) hwp=1; shift ;;
 	--hwp-log) hwp_log=$2; shift 2 ;;
 	--hwp-opts) hwp_opts=$2; shift 2 ;;
+	--monitor-relay) relay=1; shift ;;
 	*) usage ;;
 	esac
 done
@@ -52,8 +59,8 @@ if [ -z "$log" ]; then
 fi
 mkdir -p "$(dirname "$log")"
 
-if [ -z "$hwp" ] && { [ -n "$hwp_log" ] || [ -n "$hwp_opts" ]; }; then
-	echo "qemu-run: error: --hwp-log and --hwp-opts need --hwp" >&2
+if [ -z "$hwp" ] && { [ -n "$hwp_log" ] || [ -n "$hwp_opts" ] || [ -n "$relay" ]; }; then
+	echo "qemu-run: error: --hwp-log, --hwp-opts and --monitor-relay need --hwp" >&2
 	exit 2
 fi
 case "$arch" in
@@ -86,11 +93,27 @@ command -v "${qemu[0]}" >/dev/null || { echo "qemu-run: error: ${qemu[0]} not fo
 qemu+=(-smp "$smp" -m "$mem" -nographic -no-reboot -monitor none -serial stdio
 	-kernel "$kernel" -initrd "$initrd"
 	-append "console=$console panic=-1 oops=panic $append")
+relay_pid="" relay_dir=""
+if [ -n "$relay" ]; then
+	relay_dir=$(mktemp -d /tmp/qemu-run-qmp.XXXXXX)
+	qemu+=(-qmp "unix:$relay_dir/qmp.sock,server=on,wait=off")
+	: >"$log"
+	python3 "$here/hwp-monitor.py" "$log" "$relay_dir/qmp.sock" "$log.monitor" &
+	relay_pid=$!
+fi
 
 start=$(date +%s)
 rc=0
 timeout --kill-after=10 "$timeout" "${qemu[@]}" </dev/null >"$log" 2>&1 || rc=$?
 secs=$(($(date +%s) - start))
+relay_rc=0
+if [ -n "$relay_pid" ]; then
+	# the relay ends with QEMU's monitor; give it a moment, then stop it
+	for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$relay_pid" 2>/dev/null || break; sleep 0.5; done
+	kill "$relay_pid" 2>/dev/null || true
+	wait "$relay_pid" || relay_rc=$?
+	rm -rf "$relay_dir"
+fi
 
 fail() {
 	echo "qemu-run: FAILED: $* (after ${secs}s; log: $log)" >&2
@@ -106,5 +129,8 @@ if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 fi
 if ! grep -q '^QEMU-TEST-END' <(tr -d '\r' <"$log"); then
 	fail "QEMU exited (status $rc) before the guest reached the end marker"
+fi
+if [ "$relay_rc" -ne 0 ]; then
+	fail "the monitor relay reported an error (status $relay_rc): $(tail -n 4 "$log.monitor" 2>/dev/null | tr '\n' '|')"
 fi
 echo "qemu-run: guest reached the end marker in ${secs}s ($(tr -d '\r' <"$log" | sed -n 's/^QEMU-TEST-RC=//p' | head -n1 | sed 's/^/script status /')); log: $log" >&2
