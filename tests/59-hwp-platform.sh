@@ -1,0 +1,80 @@
+#!/bin/bash
+# Suite 59: platform events on the emulated HWP machine, on the real
+# intel_pstate (issue 21, items 1-3; issue 26). Two boots of the HWP
+# machine's kernel (tools/hwp-kernel.sh, as suite 56) with
+# intel_pstate=passive and schedutil, -smp 2, vCPU 1 an efficiency core:
+#  - "platform" (tests/hwp-machine/platform-guest.sh): a MSR_PLATFORM_INFO
+#    base ratio of 20 above the HWP guaranteed level of 18, and QEMU's QMP
+#    monitor reached through tools/hwp-monitor.py. The guest's clocks (the
+#    TSC at the base frequency, scaling_cur_freq and /proc/cpuinfo at a
+#    held level, wall-clock time), busy loads after no_turbo 1 and
+#    active -> passive against the same loads after boot, turbo turned off
+#    by the platform at run time, and the guaranteed level lowered to 14
+#    through the monitor.
+#  - "dec" (tests/hwp-machine/dec-guest.sh): MSR_POWER_CTL bit 27 (Dynamic
+#    Efficiency Control) set: no DESIRED is written, MIN and MAX follow the
+#    hints.
+# The host checks the machine's record (tests/hwp-machine/platform-check.py).
+# Every figure is simulated by the emulated machine.
+#
+# Environment: REPO BUILD KSRC (the series tree). HWP_SUITE_TIMEOUT bounds
+# each guest run (default 600 s).
+set -uo pipefail
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
+out=$BUILD/state/59-hwp-platform
+logs=$BUILD/logs
+mkdir -p "$out" "$logs"
+
+fail() { echo "FAIL: hwp-platform $1: $2"; }
+
+if ! "$REPO/tools/build-qemu.sh" >/dev/null 2>"$out/qemu-build.err"; then
+	sed 's/^/  /' "$out/qemu-build.err" | tail -n 20
+	fail "machine" "the emulated HWP machine did not build (tools/build-qemu.sh)"
+	exit 0
+fi
+if ! img=$("$REPO/tools/hwp-kernel.sh" 2>"$out/kernel.err"); then
+	sed 's/^/  /' "$out/kernel.err" | tail -n 20
+	fail "kernel" "the HWP machine's kernel did not build (tools/hwp-kernel.sh)"
+	exit 0
+fi
+if ! gcc -static -O2 -Wall -o "$out/hwpload" "$REPO/tools/hwp-guest/hwpload.c" \
+	>"$out/hwpload.log" 2>&1; then
+	fail "guest tools" "hwpload does not build: $(tail -n 3 "$out/hwpload.log" | tr '\n' '|')"
+	exit 0
+fi
+extra=("$out/hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh")
+
+# boot NAME GUEST_SCRIPT HWP_OPTS [qemu-run.sh options]
+boot() {
+	local name=$1 script=$2 opts=$3
+	shift 3
+	local log=$logs/59-hwp-platform-$name.console.log record=$logs/59-hwp-platform-$name.record
+	rm -f "$record" "$log.monitor"
+	if ! "$REPO/tools/mkinitramfs.sh" "$out/initrd-$name.cpio.gz" "$script" "${extra[@]}" \
+		>"$out/initramfs-$name.log" 2>&1; then
+		fail "$name guest" "initramfs: $(tail -n 3 "$out/initramfs-$name.log" | tr '\n' '|')"
+		return 1
+	fi
+	if ! "$REPO/tools/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$record" \
+		--hwp-opts "$opts" --kernel "$img" --initrd "$out/initrd-$name.cpio.gz" \
+		--append "intel_pstate=passive cpufreq.default_governor=schedutil" \
+		--timeout "${HWP_SUITE_TIMEOUT:-600}" --log "$log" "$@" >"$out/qemu-$name.out" 2>&1; then
+		sed 's/^/  /' "$out/qemu-$name.out" | tail -n 20
+		fail "$name guest" "the guest did not finish (console: $log, record: $record)"
+		return 1
+	fi
+	echo "PASS: hwp-platform $name guest run ($(grep -c . "$record") events in the record)"
+	tr -d '\r' <"$log" >"$out/console-$name.txt"
+	grep '^GUEST-ERROR=' "$out/console-$name.txt" | sed "s/^/FAIL: hwp-platform $name guest: /"
+	return 0
+}
+
+if boot platform "$REPO/tests/hwp-machine/platform-guest.sh" \
+	hwp-highest=30:24,hwp-guaranteed=18,hwp-base=20 --monitor-relay; then
+	python3 "$REPO/tests/hwp-machine/platform-check.py" platform "$out/console-platform.txt" \
+		"$logs/59-hwp-platform-platform.record" "$logs/59-hwp-platform-platform.console.log.monitor"
+fi
+if boot dec "$REPO/tests/hwp-machine/dec-guest.sh" hwp-highest=30:24,hwp-dec=on; then
+	python3 "$REPO/tests/hwp-machine/platform-check.py" dec "$out/console-dec.txt" \
+		"$logs/59-hwp-platform-dec.record"
+fi

@@ -1,0 +1,26 @@
+# Guest script of tests/59-hwp-platform.sh, boot "dec": the emulated HWP
+# machine with MSR_POWER_CTL bit 27 (Dynamic Efficiency Control) set by the
+# platform (hwp-dec=on), -smp 2, vCPU 1 an efficiency core (highest 24).
+# With DEC on, intel_pstate must write no DESIRED level, while MIN and MAX
+# still follow schedutil's hints. The phases and KEY=value lines:
+# tests/hwp-machine/guest-lib.sh; the host asserts
+# (tests/hwp-machine/platform-check.py dec).
+set -u
+. /lib/hwp-guest-lib.sh
+p1=$c/cpu1/cpufreq
+
+say DRIVER "$(cat $c/cpu0/cpufreq/scaling_driver 2>/dev/null || echo none)"
+say STATUS "$(cat $c/intel_pstate/status 2>/dev/null || echo absent)"
+say POWER-CTL "$(hwpload rdmsr 0 0x1fc)"
+load_phase spin-cpu0 hwpload spin 0 5
+load_phase spin-cpu1 hwpload spin 1 5
+load_phase uclamp-max-cpu1 hwpload uclamp 0 512 spin 1 5
+load_phase uclamp-min-cpu1 hwpload uclamp 512 1024 duty 1 100 20000 4
+hwpload spin 1 20 &
+load=$!
+phase gov-ramp; sleep 1
+phase gov-performance; echo performance >$p1/scaling_governor; sleep 3
+phase gov-schedutil; echo schedutil >$p1/scaling_governor; sleep 3
+phase gov-done; kill $load; wait $load 2>/dev/null
+phase end
+dmesg | grep -E 'unchecked MSR|WARNING:|BUG:|Call Trace' | sed 's/^/DMESG: /'

@@ -1,0 +1,133 @@
+# Guest script of tests/59-hwp-platform.sh, boot "platform": the emulated HWP
+# machine with -smp 2, vCPU 1 an efficiency core (highest 24 against 30), HWP
+# guaranteed level 18 and a MSR_PLATFORM_INFO base ratio of 20, so that the
+# TSC (2.0 GHz) and the guaranteed level differ. QEMU's QMP monitor is
+# reached through tools/hwp-monitor.py (the HWP-MONITOR lines). The phases
+# and KEY=value lines: tests/hwp-machine/guest-lib.sh; the host asserts
+# (tests/hwp-machine/platform-check.py).
+set -u
+. /lib/hwp-guest-lib.sh
+pst=$c/intel_pstate
+
+say DRIVER "$(cat $c/cpu0/cpufreq/scaling_driver 2>/dev/null || echo none)"
+say STATUS "$(cat $pst/status 2>/dev/null || echo absent)"
+say GOVERNOR0 "$(cat $c/cpu0/cpufreq/scaling_governor 2>/dev/null)"
+say GOVERNOR1 "$(cat $c/cpu1/cpufreq/scaling_governor 2>/dev/null)"
+# the kernel's TSC calibration (tsc: Detected ... MHz processor, and the
+# refined calibration against the HPET or the PM timer a second later)
+sleep 2
+say TSC-DETECTED "$(dmesg | sed -n 's/.*tsc: Detected \([0-9.]*\) MHz processor.*/\1/p' | head -n 1)"
+say TSC-REFINED "$(dmesg | sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p' | head -n 1)"
+say CLOCKSOURCE "$(cat $c/../clocksource/clocksource0/current_clocksource 2>/dev/null)"
+
+# ---- clocks: a vCPU held at a level (MIN = MAX through the policy limits)
+# under a spin; the frequencies the guest derives from the TSC and APERF/MPERF
+for cpu in 0 1; do
+	f=$c/cpu$cpu/cpufreq
+	omin=$(cat $f/scaling_min_freq) omax=$(cat $f/scaling_max_freq)
+	for lvl in 12 20; do
+		khz=$((lvl * 100000))
+		echo "$(cat $f/cpuinfo_min_freq)" >$f/scaling_min_freq
+		echo $khz >$f/scaling_max_freq
+		echo $khz >$f/scaling_min_freq
+		hwpload spin $cpu 5 &
+		load=$!
+		phase clk-$cpu-$lvl
+		sleep 3
+		cur=$(cat $f/scaling_cur_freq)
+		mhz=$(awk -v c=$cpu '/^processor/ { p = $3 } /^cpu MHz/ && p == c { print $4 }' /proc/cpuinfo)
+		say CLK-$cpu-$lvl "$(cat $f/scaling_min_freq) $(cat $f/scaling_max_freq) $cur $mhz"
+		wait $load
+		phase clk-$cpu-$lvl-done
+	done
+	echo "$(cat $f/cpuinfo_min_freq)" >$f/scaling_min_freq
+	echo "$omax" >$f/scaling_max_freq
+	echo "$omin" >$f/scaling_min_freq
+done
+# wall-clock time: 10 s of the guest's clock between two markers, against
+# the host's clock in the record
+phase wall-start
+say UPTIME-START "$(cut -d' ' -f1 /proc/uptime)"
+sleep 10
+say UPTIME-END "$(cut -d' ' -f1 /proc/uptime)"
+phase wall-end
+
+# ---- the invariance reference after a re-registration (issue 21, item 1):
+# busy loads after a fresh boot, then no_turbo 1, status active -> passive
+# (which resets no_turbo to 0), and the same loads again
+load_phase busy99-fresh hwpload duty 0 10000 100 6
+load_phase busy90-fresh hwpload duty 0 9000 1000 6
+load_phase busy60-fresh hwpload duty 0 6000 4000 6
+phase rereg
+echo 1 >$pst/no_turbo
+say REREG-NO-TURBO-SET "$(cat $pst/no_turbo)"
+echo active >$pst/status
+echo passive >$pst/status
+say REREG-STATUS "$(cat $pst/status) $(cat $c/cpu0/cpufreq/scaling_driver) $(cat $c/cpu0/cpufreq/scaling_governor)"
+say REREG-NO-TURBO "$(cat $pst/no_turbo)"
+sleep 1
+load_phase busy99-rereg hwpload duty 0 10000 100 6
+load_phase busy90-rereg hwpload duty 0 9000 1000 6
+load_phase busy60-rereg hwpload duty 0 6000 4000 6
+
+# ---- turbo turned off by the platform at run time (issue 21, item 2):
+# MISC_ENABLE bit 38 set as firmware would; reading no_turbo makes 5.10's
+# intel_pstate see it (global.turbo_disabled), but the policy limits and
+# the invariance reference are not updated. A uclamp minimum of the full
+# capacity then requires full performance: MIN and MAX must still stay at
+# or below the guaranteed level (18)
+misc=$(hwpload rdmsr 0 0x1a0)
+phase fw-turbo-off
+hwpload wrmsr 0 0x1a0 $((misc | (1 << 38))) || echo "GUEST-ERROR=wrmsr MISC_ENABLE failed"
+say FW-NO-TURBO "$(cat $pst/no_turbo)"
+load_phase fw-turbo-off-umin hwpload uclamp 1024 1024 spin 0 4
+load_phase fw-turbo-off-spin hwpload spin 0 4
+phase fw-turbo-on
+hwpload wrmsr 0 0x1a0 $((misc & ~(1 << 38))) || echo "GUEST-ERROR=wrmsr MISC_ENABLE failed"
+say FW-NO-TURBO-BACK "$(cat $pst/no_turbo)"
+load_phase fw-turbo-on-spin hwpload spin 0 4
+
+# ---- the guaranteed level lowered by the platform at run time (14), through
+# QEMU's monitor: IA32_HWP_CAPABILITIES and the HWP_STATUS change bit show it
+# at once; 5.10 has the HWP interrupt off, so the driver sees it at its next
+# limits update (here: no_turbo 1), after which MIN and MAX stay at or
+# below 14 whatever the hints
+guar() { v=$(hwpload rdmsr "$1" 0x771) && echo $(((v >> 8) & 255)); }
+phase guar-low
+for cpu in 0 1; do
+	echo "HWP-MONITOR: {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"@cpu$cpu\", \"property\": \"hwp-guaranteed-now\", \"value\": 14}}"
+done
+i=0
+while [ "$(guar 0)" != 14 ] || [ "$(guar 1)" != 14 ]; do
+	i=$((i + 1))
+	[ $i -le 100 ] || { echo "GUEST-ERROR=the guaranteed level did not change within 10 s"; break; }
+	sleep 0.1
+done
+say GUAR-CAPS "$(guar 0) $(guar 1)"
+say GUAR-STATUS "$(hwpload rdmsr 0 0x777) $(hwpload rdmsr 1 0x777)"
+hwpload wrmsr 0 0x777 0 && hwpload wrmsr 1 0x777 0
+say GUAR-STATUS-CLEARED "$(hwpload rdmsr 0 0x777) $(hwpload rdmsr 1 0x777)"
+phase guar-low-noturbo
+echo 1 >$pst/no_turbo
+say GUAR-MAXFREQ "$(cat $c/cpu0/cpufreq/scaling_max_freq) $(cat $c/cpu1/cpufreq/scaling_max_freq)"
+load_phase guar-low-umin-cpu0 hwpload uclamp 1024 1024 spin 0 4
+load_phase guar-low-umin-cpu1 hwpload uclamp 1024 1024 spin 1 4
+phase guar-back
+echo 0 >$pst/no_turbo
+for cpu in 0 1; do
+	echo "HWP-MONITOR: {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"@cpu$cpu\", \"property\": \"hwp-guaranteed-now\", \"value\": 18}}"
+done
+i=0
+while [ "$(guar 0)" != 18 ] || [ "$(guar 1)" != 18 ]; do
+	i=$((i + 1))
+	[ $i -le 100 ] || { echo "GUEST-ERROR=the guaranteed level did not come back within 10 s"; break; }
+	sleep 0.1
+done
+# a bad value is refused by QEMU and changes nothing (the relay reports
+# the refusal in its transcript; the host checks it)
+echo "HWP-MONITOR-REFUSE: {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"@cpu0\", \"property\": \"hwp-guaranteed-now\", \"value\": 31}}"
+sleep 1
+say GUAR-BACK "$(guar 0) $(guar 1)"
+phase end
+say WOBBLY "$(dmesg | grep -c 'frequency invariance went wobbly')"
+dmesg | grep -E 'unchecked MSR|WARNING:|BUG:|Call Trace' | sed 's/^/DMESG: /'
