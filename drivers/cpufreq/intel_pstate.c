@@ -494,15 +494,22 @@ static int intel_pstate_get_cppc_guranteed(int cpu)
 }
 #endif /* CONFIG_ACPI_CPPC_LIB */
 
-static inline void update_turbo_state(void)
+/* Whether the firmware has turned turbo P-states off (MSR_IA32_MISC_ENABLE). */
+static bool turbo_disabled_by_firmware(void)
 {
 	u64 misc_en;
+
+	rdmsrl(MSR_IA32_MISC_ENABLE, misc_en);
+	return !!(misc_en & MSR_IA32_MISC_ENABLE_TURBO_DISABLE);
+}
+
+static inline void update_turbo_state(void)
+{
 	struct cpudata *cpu;
 
 	cpu = all_cpu_data[0];
-	rdmsrl(MSR_IA32_MISC_ENABLE, misc_en);
 	global.turbo_disabled =
-		(misc_en & MSR_IA32_MISC_ENABLE_TURBO_DISABLE ||
+		(turbo_disabled_by_firmware() ||
 		 cpu->pstate.max_pstate == cpu->pstate.turbo_pstate);
 }
 
@@ -2963,6 +2970,14 @@ static int intel_pstate_register_driver(struct cpufreq_driver *driver)
 
 	memset(&global, 0, sizeof(global));
 	global.max_perf_pct = 100;
+
+	/*
+	 * no_turbo is 0 again, so turbo is available unless the firmware has
+	 * turned it off: the frequency invariance reference must say so too,
+	 * whatever an earlier write to no_turbo set it to.  Set it before
+	 * the CPUs are initialized, so that they start from the right one.
+	 */
+	arch_set_max_freq_ratio(turbo_disabled_by_firmware());
 
 	intel_pstate_driver = driver;
 	ret = cpufreq_register_driver(intel_pstate_driver);
