@@ -881,12 +881,6 @@ static void intel_pstate_hwp_set(unsigned int cpu)
 
 	rdmsrl_on_cpu(cpu, MSR_HWP_REQUEST, &value);
 
-	/*
-	 * The active mode does not use DESIRED: drop one that a previous
-	 * kernel or the firmware may have left.
-	 */
-	value &= ~HWP_DESIRED_PERF(~0L);
-
 	value &= ~HWP_MIN_PERF(~0L);
 	value |= HWP_MIN_PERF(min);
 
