@@ -18,9 +18,11 @@
  * @ref: Level at which the CPU has its full capacity in frequency-invariant
  *	 utilization; performance hints are scaled to it.
  * @cap: Highest level the CPU can run at: the highest HWP level, or the
- *	 guaranteed one when turbo is not available.  It may be below @ref,
- *	 on a CPU slower than the others or when turbo was turned off without
- *	 updating the invariance reference, and above it.
+ *	 guaranteed one when turbo is not available.  No level of the request
+ *	 is above it.  It may be below @ref (on a CPU slower than the others,
+ *	 with HWP guaranteed below the base level of the invariance reference,
+ *	 or when turbo was turned off without updating the reference yet), and
+ *	 above it.
  * @lowest: Lowest level the driver requests.
  * @min_ratio: Policy minimum.
  * @max_ratio: Policy maximum.
@@ -82,14 +84,16 @@ static inline int hwp_perf_scale(unsigned long perf, unsigned long capacity,
  * @capacity: Capacity of the CPU (see hwp_perf_scale()).
  *
  * The hints are scaled to @lim->ref; a hint at or above @capacity asks for
- * @lim->cap where that is above @lim->ref (for @max_perf: no limit).  The
- * minimum is the level required by @min_perf, raised to the lowest level and
- * to the policy minimum, and then lowered to the policy maximum, which takes
+ * @lim->cap (for @max_perf: no limit).  The minimum is the level required by
+ * @min_perf, raised to the lowest level and to the policy minimum, and then
+ * lowered to @lim->cap and to the policy maximum: neither a hint nor a floor
+ * asks for more than the CPU can run at, and the policy maximum takes
  * precedence over everything else.  The maximum is the level allowed by
  * @max_perf, lowered to @lim->cap and to the policy maximum, but never below
  * the minimum.  The desired level is the one that provides @target_perf (the
  * maximum for a hint at or above @capacity), within the minimum and the
- * maximum.
+ * maximum.  So MIN <= DESIRED <= MAX <= min(@lim->cap, policy maximum) for
+ * every input.
  *
  * Return: the levels to put into the HWP request.
  */
@@ -104,15 +108,16 @@ hwp_perf_select(const struct hwp_perf_limits *lim, unsigned long min_perf,
 	 * Full demand asks for the highest level the CPU can run at, which may
 	 * be above the reference: utilization saturates at the capacity once
 	 * the CPU runs at the reference level, so no hint can ask for more.
-	 * The minimum never falls below what a smaller hint maps to, the
-	 * reference.
+	 * Where the reference is above that level, a hint below the capacity
+	 * may map above it, and so may a floor: none of them may take MIN
+	 * (and with it MAX) above what the CPU can run at.
 	 */
 	if (min_perf >= capacity)
-		l.min = max(lim->cap, lim->ref);
+		l.min = lim->cap;
 	else
 		l.min = hwp_perf_scale(min_perf, capacity, lim->ref);
 	l.min = max3(l.min, lim->lowest, lim->min_ratio);
-	l.min = min(l.min, lim->max_ratio);
+	l.min = min3(l.min, lim->cap, lim->max_ratio);
 
 	l.max = min(lim->cap, lim->max_ratio);
 	if (max_perf < capacity)

@@ -106,7 +106,7 @@ static const struct pstate_test_limits lim_max_below_lowest = {
 	.lowest = 8, .min_ratio = 8, .max_ratio = 5,
 };
 
-/* Floors above the capacity level: MAX has to be raised to MIN. */
+/* Floors above the capacity level: MIN is lowered to it, not MAX raised. */
 static const struct pstate_test_limits lim_min_above_cap = {
 	.name = "policy min above cap", .highest = 40, .guaranteed = 24,
 	.lowest = 1, .min_ratio = 30, .max_ratio = 40, .no_turbo = true,
@@ -128,6 +128,24 @@ static const struct pstate_test_limits lim_stale_ref = {
 	.name = "turbo off, stale reference", .highest = 30, .guaranteed = 18,
 	.lowest = 8, .min_ratio = 8, .max_ratio = 18, .turbo_disabled = true,
 	.ref = 30,
+};
+
+/*
+ * no_turbo just written: the guaranteed level is the highest usable one, but
+ * the reference and the policy maximum are still those of turbo until the
+ * policy update that follows.
+ */
+static const struct pstate_test_limits lim_no_turbo_window = {
+	.name = "no_turbo, ref 30 above cap 18", .highest = 30, .guaranteed = 18,
+	.lowest = 8, .min_ratio = 8, .max_ratio = 30, .no_turbo = true,
+	.ref = 30,
+};
+
+/* HWP guaranteed 18 below the base level 20 that no_turbo makes the reference. */
+static const struct pstate_test_limits lim_guaranteed_below_base = {
+	.name = "no_turbo, guaranteed 18 below base 20", .highest = 30,
+	.guaranteed = 18, .lowest = 8, .min_ratio = 8, .max_ratio = 20,
+	.no_turbo = true, .ref = 20,
 };
 
 /* Highest (1-core turbo) above the reference (4-core turbo), as is common. */
@@ -566,6 +584,23 @@ static void intel_pstate_test_cap(struct kunit *test)
 		{ "slow CPU: min half",  &lim_slow_cpu, 1024, 512, 0,     15, 24, 15 },
 		{ "stale ref: half of 30", &lim_stale_ref, 1024, 0, 512,   8, 18, 15 },
 		{ "stale ref: full",     &lim_stale_ref, 1024, 0, 1024,    8, 18, 18 },
+		{ "stale ref: min full", &lim_stale_ref, 1024, 1024, 0,   18, 18, 18 },
+		{ "ref 30, cap 18: min full", &lim_no_turbo_window, 1024, 1024, 0,
+		  18, 18, 18 },
+		{ "ref 30, cap 18: min ULONG_MAX", &lim_no_turbo_window, 1024,
+		  ULONG_MAX, ULONG_MAX, 18, 18, 18 },
+		{ "ref 30, cap 18: min 3/4", &lim_no_turbo_window, 1024, 768, 0,
+		  18, 18, 18 },
+		{ "ref 30, cap 18: min half", &lim_no_turbo_window, 1024, 512, 0,
+		  15, 18, 15 },
+		{ "ref 30, cap 18: 446 min full", &lim_no_turbo_window, 446, 446,
+		  446, 18, 18, 18 },
+		{ "ref 20, cap 18: min full", &lim_guaranteed_below_base, 1024,
+		  1024, 0, 18, 18, 18 },
+		{ "ref 20, cap 18: min 1000", &lim_guaranteed_below_base, 1024,
+		  1000, 1000, 18, 18, 18 },
+		{ "ref 20, cap 18: target full", &lim_guaranteed_below_base, 1024,
+		  0, 1024, 8, 18, 18 },
 		{ "ref below highest: full", &lim_ref_below_highest, 1024, 0, 1024, 8, 45, 45 },
 		{ "ref below highest: 1023", &lim_ref_below_highest, 1024, 0, 1023, 8, 45, 42 },
 		{ "ref below highest: min", &lim_ref_below_highest, 1024, 1024, 0, 45, 45, 45 },
@@ -627,8 +662,10 @@ static void intel_pstate_test_limits(struct kunit *test)
 		{ "policy max below lowest", &lim_max_below_lowest, 1024, 0, 1024, 5, 5, 5 },
 		{ "min_perf > target_perf", &lim_open, 1024, 768, 256,    30, 40, 30 },
 		{ "446: min_perf > target_perf", &lim_open, 446, 224, 1,  21, 40, 21 },
-		{ "max raised to policy min", &lim_min_above_cap, 1024, 0, 1024, 30, 30, 30 },
-		{ "max raised to lowest", &lim_lowest_above_cap, 1024, 0, 0, 28, 28, 28 },
+		{ "policy min above cap", &lim_min_above_cap, 1024, 0, 1024, 24, 24, 24 },
+		{ "policy min above cap, min_perf", &lim_min_above_cap, 1024,
+		  1024, 0, 24, 24, 24 },
+		{ "lowest above cap", &lim_lowest_above_cap, 1024, 0, 0, 24, 24, 24 },
 	};
 
 	pstate_test_run_cases(test, cases, ARRAY_SIZE(cases));
@@ -694,22 +731,23 @@ static bool pstate_test_sweep_point(struct kunit *test,
 		      min(cap, pstate_test_ceil(max_perf, capacity, ref));
 	int exact = target_perf >= capacity ? cap :
 		    pstate_test_ceil(target_perf, capacity, ref);
-	int floor = max3(min_perf >= capacity ? max(cap, ref) :
+	int floor = max3(min_perf >= capacity ? cap :
 			 pstate_test_ceil(min_perf, capacity, ref),
 			 lim->lowest, lim->min_ratio);
+	int top = min(cap, lim->max_ratio);
 	const char *why = NULL;
 
 	if (l.min > l.desired || l.desired > l.max)
 		why = "not MIN <= DESIRED <= MAX";
 	else if (l.max > lim->max_ratio)
 		why = "MAX above the policy maximum";
-	else if (l.max > cap && l.max != l.min)
-		why = "MAX above cap although MIN is not";
-	else if (floor <= lim->max_ratio && l.min < floor)
+	else if (l.max > cap)
+		why = "MAX above cap";
+	else if (floor <= top && l.min < floor)
 		why = "MIN below a floor";
-	else if (floor > lim->max_ratio && l.min != lim->max_ratio)
-		why = "MIN not at the policy maximum below a floor";
-	else if (l.min != min(floor, lim->max_ratio))
+	else if (floor > top && l.min != top)
+		why = "MIN not at min(cap, policy maximum) below a floor";
+	else if (l.min != min(floor, top))
 		why = "MIN above the highest floor";
 	else if (l.max != max(min(allowed, lim->max_ratio), l.min))
 		why = "MAX not min(cap, max_perf, policy maximum) raised to MIN";
@@ -737,11 +775,11 @@ static bool pstate_test_sweep_point(struct kunit *test,
  * minimum hints, maximum hints (none, and half the capacity) and limit sets:
  *
  * - MIN <= DESIRED <= MAX;
- * - MAX <= policy maximum, and MAX <= cap unless MAX == MIN: MAX is only
- *   raised above cap to meet a floor (lowest or policy minimum) above cap;
- * - MIN >= every floor (mapped min_perf, lowest, policy minimum), unless the
- *   policy maximum is below one of them, in which case MIN == policy maximum;
- * - exactly: MIN == min(highest floor, policy maximum) and
+ * - MAX <= policy maximum and MAX <= cap, whatever the hints and floors;
+ * - MIN >= every floor (mapped min_perf, lowest, policy minimum), unless cap
+ *   or the policy maximum is below one of them, in which case MIN is the
+ *   lower of those two;
+ * - exactly: MIN == min(highest floor, cap, policy maximum) and
  *   MAX == max(min(cap, ceiling of max_perf, policy maximum), MIN);
  * - DESIRED never decreases as target_perf grows;
  * - DESIRED == the exact ceiling of ref * target_perf / capacity (cap when
@@ -756,6 +794,7 @@ static void intel_pstate_test_sweep(struct kunit *test)
 		&lim_highest48_max24, &lim_max_below_min, &lim_max_below_lowest,
 		&lim_min_above_cap, &lim_lowest_above_cap, &lim_slow_cpu,
 		&lim_stale_ref, &lim_emu_no_turbo, &lim_ref_below_highest,
+		&lim_no_turbo_window, &lim_guaranteed_below_base,
 	};
 	static const unsigned long capacities[] = { 1024, 768, 446, 160, 1 };
 	unsigned long capacity, min_perf, target_perf, max_perf, mins[3];
@@ -809,7 +848,8 @@ static void intel_pstate_test_busy_loop(struct kunit *test)
 {
 	static const struct pstate_test_limits *const lims[] = {
 		&lim_open, &lim_typical, &lim_emu_no_turbo, &lim_slow_cpu,
-		&lim_stale_ref, &lim_ref_below_highest,
+		&lim_stale_ref, &lim_ref_below_highest, &lim_no_turbo_window,
+		&lim_guaranteed_below_base,
 	};
 	struct hwp_perf_levels l;
 	struct cpudata *cpu;

@@ -13,24 +13,23 @@
  *
  * Let map(p) = ref if p >= capacity, else ceil(ref * p / capacity) (0 for
  * p = 0; everything maps to ref when capacity is 0); the hints' levels are
- * M = min_perf >= capacity ? max(cap, ref) : map(min_perf) and
+ * M = min_perf >= capacity ? cap : map(min_perf) and
  * T = target_perf >= capacity ? cap : map(target_perf) (full demand asks for
- * the highest usable level, above ref when ref < cap; the required level
- * never falls below what a smaller min_perf maps to); and
- * F = max(M, lowest, min_ratio) (the floors).  Checked:
+ * the highest usable level, above ref when ref < cap); F = max(M, lowest,
+ * min_ratio) (the floors); and top = min(cap, max_ratio), the most any field
+ * may ask for: no hint and no floor takes MIN or MAX above cap, even where
+ * ref > cap makes map() exceed it, and the policy maximum always wins.
+ * Checked:
  *
  *  E1 hwp_perf_scale(p, capacity, ref) == map(p), and it is the lowest level
  *     providing p: ref*p <= level*capacity and (level-1)*capacity < ref*p;
- *  E2 MIN == min(F, max_ratio); MAX == max(min(cap, max_ratio), MIN);
+ *  E2 MIN == min(F, top); MAX == max(top, MIN) (== top);
  *     DESIRED == clamp(T, MIN, MAX)  (the specification itself);
  *  P1 MIN <= DESIRED <= MAX;
  *  P2 MIN, DESIRED, MAX <= max_ratio (the policy maximum always wins);
- *  P3 MAX <= min(cap, max_ratio) unless MIN > min(cap, max_ratio), which
- *     happens exactly when a floor (M, lowest or min_ratio; M only if
- *     ref > cap, as M <= ref) exceeds cap while max_ratio exceeds cap; then
- *     MAX == MIN;
- *  P4 MIN >= min(x, max_ratio) for every floor x in {M, lowest, min_ratio},
- *     and MIN < a floor only if MIN == max_ratio;
+ *  P3 MIN <= MAX <= cap, and MAX <= top, for every input;
+ *  P4 MIN >= min(x, top) for every floor x in {M, lowest, min_ratio},
+ *     and MIN < a floor only if MIN == top;
  *  P5 DESIRED == T whenever MIN <= T <= MAX (no limit applies);
  *  P6 DESIRED is non-decreasing in target_perf, MIN (and so MAX) in min_perf;
  *  P7 full demand (target_perf >= capacity) gets DESIRED == MAX, whatever
@@ -80,11 +79,11 @@ static inline struct hwp_perf_levels one(const struct lim5 *q, unsigned long mp,
 		.min_ratio = q->min_ratio, .max_ratio = q->max_ratio,
 	};
 	struct hwp_perf_levels l = hwp_perf_select(&lim, mp, tp, capacity, capacity);
-	int M = mp >= capacity ? imax(q->cap, q->ref) : ref_map(mp, capacity, q->ref);
+	int M = mp >= capacity ? q->cap : ref_map(mp, capacity, q->ref);
 	int T = tp >= capacity ? q->cap : ref_map(tp, capacity, q->ref);
 	int F = imax(imax(M, q->lowest), q->min_ratio);
-	int rmin = imin(F, q->max_ratio);
 	int capmax = imin(q->cap, q->max_ratio);
+	int rmin = imin(F, capmax);
 	int rmax = imax(capmax, rmin);
 	int rdes = imin(imax(T, rmin), rmax);
 
@@ -97,17 +96,15 @@ static inline struct hwp_perf_levels one(const struct lim5 *q, unsigned long mp,
 		FAIL("P1 min<=desired<=max: %d %d %d", l.min, l.desired, l.max);
 	if (l.min > q->max_ratio || l.desired > q->max_ratio || l.max > q->max_ratio)
 		FAIL("P2 above max_ratio %d: %d/%d/%d", q->max_ratio, l.min, l.max, l.desired);
-	if (l.max > capmax &&
-	    !(l.min > capmax && l.max == l.min &&
-	      imax(imax(M, q->lowest), q->min_ratio) > q->cap &&
-	      (M <= q->cap || q->ref > q->cap) && q->max_ratio > q->cap))
-		FAIL("P3 ref=%d cap=%d: max %d > min(cap,max_ratio) %d without a floor forcing it",
-		     q->ref, q->cap, l.max, capmax);
-	if (l.min < imin(M, q->max_ratio) || l.min < imin(q->lowest, q->max_ratio) ||
-	    l.min < imin(q->min_ratio, q->max_ratio) ||
-	    (l.min < F && l.min != q->max_ratio))
-		FAIL("P4 min %d below a floor (M %d lowest %d min_ratio %d max_ratio %d)",
-		     l.min, M, q->lowest, q->min_ratio, q->max_ratio);
+	if (l.min > l.max || l.max > q->cap || l.max > capmax)
+		FAIL("P3 ref=%d cap=%d lowest=%d min_ratio=%d max_ratio=%d min_perf=%lu capacity=%lu: min %d max %d, not min <= max <= min(cap, max_ratio) %d",
+		     q->ref, q->cap, q->lowest, q->min_ratio, q->max_ratio, mp,
+		     capacity, l.min, l.max, capmax);
+	if (l.min < imin(M, capmax) || l.min < imin(q->lowest, capmax) ||
+	    l.min < imin(q->min_ratio, capmax) ||
+	    (l.min < F && l.min != capmax))
+		FAIL("P4 min %d below a floor (M %d lowest %d min_ratio %d cap %d max_ratio %d)",
+		     l.min, M, q->lowest, q->min_ratio, q->cap, q->max_ratio);
 	if (l.min <= T && T <= l.max && l.desired != T)
 		FAIL("P5 desired %d != unconstrained %d", l.desired, T);
 	if (tp >= capacity && l.desired != l.max)
@@ -133,7 +130,7 @@ static const struct lim5 grid[] = {
 	{ 0, 46, 8, 40, 20 },
 	/* lowest above max_ratio */
 	{ 0, 100, 50, 1, 30 },
-	/* floors above cap, max_ratio above cap: MAX forced up to MIN */
+	/* floors above cap, max_ratio above cap: MIN lowered to cap */
 	{ 0, 20, 8, 40, 255 }, { 0, 20, 30, 1, 25 },
 	/* everything equal */
 	{ 0, 37, 37, 37, 37 },

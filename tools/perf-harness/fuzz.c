@@ -44,11 +44,11 @@ static struct hwp_perf_levels sel(const struct hwp_perf_limits *lim, unsigned lo
 {
 	struct hwp_perf_levels l = hwp_perf_select(lim, mp, tp, mx, capacity);
 	int X = mx >= capacity ? lim->cap : min(lim->cap, ref_map(mx, capacity, lim->ref));
-	int M = mp >= capacity ? max(lim->cap, lim->ref) : ref_map(mp, capacity, lim->ref);
+	int M = mp >= capacity ? lim->cap : ref_map(mp, capacity, lim->ref);
 	int T = tp >= capacity ? lim->cap : ref_map(tp, capacity, lim->ref);
 	int F = max3(M, lim->lowest, lim->min_ratio);
-	int rmin = min(F, lim->max_ratio);
 	int capmax = min(lim->cap, lim->max_ratio);
+	int rmin = min(F, capmax);
 	int rmax = max(min(capmax, X), rmin);
 
 	/* E1 */
@@ -59,13 +59,12 @@ static struct hwp_perf_levels sel(const struct hwp_perf_limits *lim, unsigned lo
 	/* P1, P2 */
 	CHECK(l.min <= l.desired && l.desired <= l.max);
 	CHECK(l.min <= lim->max_ratio && l.desired <= lim->max_ratio && l.max <= lim->max_ratio);
-	/* P3: a floor forces MAX above cap (M only if ref > cap, as M <= ref) */
-	CHECK(l.max <= capmax || (l.max == l.min && F > lim->cap && lim->max_ratio > lim->cap &&
-				  (M <= lim->cap || lim->ref > lim->cap)));
+	/* P3: MIN <= MAX <= cap, whatever the hints and floors */
+	CHECK(l.min <= l.max && l.max <= lim->cap && l.max <= capmax);
 	/* P4 */
-	CHECK(l.min >= min(M, lim->max_ratio) && l.min >= min(lim->lowest, lim->max_ratio) &&
-	      l.min >= min(lim->min_ratio, lim->max_ratio));
-	CHECK(l.min >= F || l.min == lim->max_ratio);
+	CHECK(l.min >= min(M, capmax) && l.min >= min(lim->lowest, capmax) &&
+	      l.min >= min(lim->min_ratio, capmax));
+	CHECK(l.min >= F || l.min == capmax);
 	/* P5 */
 	CHECK(!(l.min <= T && T <= l.max) || l.desired == T);
 	/* P7: full demand gets MAX, whatever ref is */
