@@ -508,9 +508,10 @@ static inline void update_turbo_state(void)
 	struct cpudata *cpu;
 
 	cpu = all_cpu_data[0];
-	global.turbo_disabled =
-		(turbo_disabled_by_firmware() ||
-		 cpu->pstate.max_pstate == cpu->pstate.turbo_pstate);
+	/* intel_cpufreq_adjust_perf() reads it without a lock. */
+	WRITE_ONCE(global.turbo_disabled,
+		   turbo_disabled_by_firmware() ||
+		   cpu->pstate.max_pstate == cpu->pstate.turbo_pstate);
 }
 
 static int min_perf_pct_min(void)
@@ -1239,7 +1240,8 @@ static ssize_t store_no_turbo(struct kobject *a, struct kobj_attribute *b,
 		return -EPERM;
 	}
 
-	global.no_turbo = !!input;
+	/* intel_cpufreq_adjust_perf() reads it without a lock. */
+	WRITE_ONCE(global.no_turbo, !!input);
 
 	/*
 	 * Frequency-invariant utilization is scaled against the highest
@@ -2767,9 +2769,11 @@ static void intel_cpufreq_adjust_perf(struct cpufreq_policy *policy,
 	 * The core does not update policy->cur for ->adjust_perf(): report the
 	 * frequency of the desired level, so that scaling_cur_freq and
 	 * /proc/cpuinfo are not stale where they show policy->cur (nohz_full
-	 * CPUs, which APERF/MPERF sampling leaves out).
+	 * CPUs, which APERF/MPERF sampling leaves out).  They read it without
+	 * a lock.
 	 */
-	policy->cur = cpu->pstate.current_pstate * cpu->pstate.scaling;
+	WRITE_ONCE(policy->cur,
+		   cpu->pstate.current_pstate * cpu->pstate.scaling);
 
 	intel_cpufreq_trace(cpu, INTEL_PSTATE_TRACE_FAST_SWITCH, old_pstate);
 }
@@ -2963,6 +2967,13 @@ static int intel_pstate_register_driver(struct cpufreq_driver *driver)
 		intel_pstate_sysfs_expose_hwp_dynamic_boost();
 
 	memset(&global, 0, sizeof(global));
+	/*
+	 * intel_cpufreq_adjust_perf() reads these two without a lock.  It
+	 * cannot run here, as no driver is registered, but store them as
+	 * every other writer does, so that each of those reads is paired.
+	 */
+	WRITE_ONCE(global.no_turbo, false);
+	WRITE_ONCE(global.turbo_disabled, false);
 	global.max_perf_pct = 100;
 
 	/*
