@@ -308,6 +308,11 @@ static int hwp_active __read_mostly;
 static int hwp_mode_bdw __read_mostly;
 static bool per_cpu_limits __read_mostly;
 static bool hwp_boost __read_mostly;
+/*
+ * Dynamic Efficiency Control is enabled: the processor selects performance
+ * levels within [MIN, MAX] of HWP_REQUEST itself, and DESIRED is not written.
+ */
+static bool hwp_dec __ro_after_init;
 
 static struct cpufreq_driver *intel_pstate_driver __read_mostly;
 
@@ -986,6 +991,9 @@ static void intel_pstate_hwp_offline(struct cpudata *cpu)
 
 #define POWER_CTL_EE_ENABLE	1
 #define POWER_CTL_EE_DISABLE	2
+
+/* Dynamic Efficiency Control (DEC) enable bit of MSR_IA32_POWER_CTL */
+#define POWER_CTL_DEC_ENABLE	27
 
 static int power_ctl_ee_state;
 
@@ -2640,10 +2648,12 @@ static void intel_cpufreq_adjust_hwp(struct cpudata *cpu, u32 target_pstate,
 	/*
 	 * Ask for the target level itself, not only for a floor: with DESIRED
 	 * at 0 the processor may run anywhere up to MAX.  This also replaces
-	 * any DESIRED level that ->adjust_perf() left in the request.
+	 * any DESIRED level that ->adjust_perf() left in the request.  With
+	 * Dynamic Efficiency Control, DESIRED stays 0.
 	 */
 	value &= ~HWP_DESIRED_PERF(~0L);
-	value |= HWP_DESIRED_PERF(target_pstate);
+	if (!hwp_dec)
+		value |= HWP_DESIRED_PERF(target_pstate);
 
 	if (value == prev)
 		return;
@@ -2726,10 +2736,12 @@ intel_cpufreq_hwp_limits(struct cpudata *cpu, bool turbo_off)
  * Compose the HWP request for a set of performance hints and store it in the
  * cache.  Return true if it differs from the cached one, that is, if the
  * HWP_REQUEST register needs to be written.  @turbo_off: see
- * intel_cpufreq_hwp_limits().
+ * intel_cpufreq_hwp_limits().  @dec: Dynamic Efficiency Control is enabled
+ * (hwp_dec, read by the caller): DESIRED stays 0, while MIN and MAX follow
+ * the hints as they do without it.
  */
 static bool intel_cpufreq_perf_request(struct cpudata *cpu, bool turbo_off,
-				       unsigned long min_perf,
+				       bool dec, unsigned long min_perf,
 				       unsigned long target_perf,
 				       unsigned long max_perf,
 				       unsigned long capacity, u64 *value)
@@ -2739,8 +2751,10 @@ static bool intel_cpufreq_perf_request(struct cpudata *cpu, bool turbo_off,
 	u64 prev = READ_ONCE(cpu->hwp_req_cached);
 
 	l = hwp_perf_select(&lim, min_perf, target_perf, max_perf, capacity);
-	*value = hwp_perf_request(prev, &l);
 	cpu->pstate.current_pstate = l.desired;
+	if (dec)
+		l.desired = 0;
+	*value = hwp_perf_request(prev, &l);
 
 	if (*value == prev)
 		return false;
@@ -2761,8 +2775,8 @@ static void intel_cpufreq_adjust_perf(struct cpufreq_policy *policy,
 			 READ_ONCE(global.turbo_disabled);
 	u64 value;
 
-	if (intel_cpufreq_perf_request(cpu, turbo_off, min_perf, target_perf,
-				       max_perf, capacity, &value))
+	if (intel_cpufreq_perf_request(cpu, turbo_off, hwp_dec, min_perf,
+				       target_perf, max_perf, capacity, &value))
 		wrmsrl(MSR_HWP_REQUEST, value);
 
 	/*
@@ -3248,6 +3262,22 @@ static bool __init intel_cpufreq_hints_usable(void)
 	return true;
 }
 
+/*
+ * Whether Dynamic Efficiency Control is enabled, in which case the processor
+ * selects performance levels within [MIN, MAX] of HWP_REQUEST on its own and
+ * DESIRED must stay 0.  The register is read once, and where it is not
+ * implemented the read fails and DEC counts as disabled.
+ */
+static bool __init intel_pstate_hwp_dec_enabled(void)
+{
+	u64 power_ctl;
+
+	if (rdmsrl_safe(MSR_IA32_POWER_CTL, &power_ctl))
+		return false;
+
+	return power_ctl & BIT_ULL(POWER_CTL_DEC_ENABLE);
+}
+
 static bool intel_pstate_hwp_is_enabled(void)
 {
 	u64 value;
@@ -3288,6 +3318,9 @@ static int __init intel_pstate_init(void)
 			intel_pstate.attr = hwp_cpufreq_attrs;
 			intel_cpufreq.attr = hwp_cpufreq_attrs;
 			intel_cpufreq.flags |= CPUFREQ_NEED_UPDATE_LIMITS;
+			hwp_dec = intel_pstate_hwp_dec_enabled();
+			if (hwp_dec)
+				pr_info("HWP DESIRED not used: DEC enabled\n");
 			/*
 			 * ->fast_switch() stays: schedutil falls back to it
 			 * when utilization is not frequency-invariant.

@@ -194,6 +194,8 @@ struct pstate_test_case {
  * @hwp_active: Saved hwp_active, if @installed.
  * @turbo_off: Turbo state the arithmetic cases pass to the driver's code
  *	       instead of the driver's globals, which the tests never write.
+ * @dec: Dynamic Efficiency Control state passed the same way, instead of
+ *	 hwp_dec.
  * @installed: Whether all_cpu_data points at the test CPU.
  */
 struct pstate_test_ctx {
@@ -203,6 +205,7 @@ struct pstate_test_ctx {
 	int hwp_active;
 	bool installed;
 	bool turbo_off;
+	bool dec;
 };
 
 static u64 pstate_test_hwp_cap(const struct pstate_test_limits *lim)
@@ -265,8 +268,9 @@ static struct cpudata *pstate_test_cpu(struct kunit *test,
 
 /*
  * intel_cpufreq_perf_request() on the test CPU, with the turbo state of the
- * limits pstate_test_cpu() set: the driver's globals are not touched, so that
- * a running intel_pstate never sees the tests' values.
+ * limits pstate_test_cpu() set and the test's DEC state: the driver's globals
+ * are not touched, so that a running intel_pstate never sees the tests'
+ * values.
  */
 static bool pstate_test_perf(struct cpudata *cpu, unsigned long min_perf,
 			     unsigned long target_perf, unsigned long max_perf,
@@ -275,9 +279,9 @@ static bool pstate_test_perf(struct cpudata *cpu, unsigned long min_perf,
 	struct pstate_test_ctx *ctx = container_of(cpu, struct pstate_test_ctx,
 						   cpu);
 
-	return intel_cpufreq_perf_request(cpu, ctx->turbo_off, min_perf,
-					  target_perf, max_perf, capacity,
-					  value);
+	return intel_cpufreq_perf_request(cpu, ctx->turbo_off, ctx->dec,
+					  min_perf, target_perf, max_perf,
+					  capacity, value);
 }
 
 /*
@@ -958,6 +962,60 @@ static void intel_pstate_test_no_write(struct kunit *test)
 }
 
 /*
+ * With Dynamic Efficiency Control enabled, DESIRED stays 0, also where the
+ * request had one, while MIN, MAX and the other fields are those of the same
+ * hints without DEC; the level the CPU is reported at is still the selected
+ * one, and an unchanged request is not written again.
+ */
+static void intel_pstate_test_dec(struct kunit *test)
+{
+	static const struct {
+		unsigned long min_perf, target_perf, max_perf;
+	} hints[] = {
+		{ 0, 0, 1024 }, { 0, 512, 1024 }, { 256, 768, 1024 },
+		{ 0, 1024, 512 }, { 1024, 1024, 1024 }, { 0, 2048, 2048 },
+	};
+	struct pstate_test_ctx *ctx = test->priv;
+	struct cpudata *cpu;
+	u64 plain, value;
+	unsigned int i;
+	int level;
+
+	for (i = 0; i < ARRAY_SIZE(hints); i++) {
+		cpu = pstate_test_cpu(test, &lim_typical,
+				      pstate_test_request(0, 0, 23));
+		ctx->dec = false;
+		pstate_test_perf(cpu, hints[i].min_perf, hints[i].target_perf,
+				 hints[i].max_perf, 1024, &plain);
+		level = cpu->pstate.current_pstate;
+		KUNIT_EXPECT_NE_MSG(test, pstate_test_levels(plain).desired, 0,
+				    "hints %u without DEC", i);
+
+		cpu = pstate_test_cpu(test, &lim_typical,
+				      pstate_test_request(0, 0, 23));
+		ctx->dec = true;
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      pstate_test_perf(cpu, hints[i].min_perf,
+						       hints[i].target_perf,
+						       hints[i].max_perf, 1024,
+						       &value),
+				      "hints %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, value,
+				    plain & ~(u64)HWP_DESIRED_PERF(~0UL),
+				    "hints %u", i);
+		KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached, value);
+		KUNIT_EXPECT_EQ(test, cpu->pstate.current_pstate, level);
+		KUNIT_EXPECT_FALSE_MSG(test,
+				       pstate_test_perf(cpu, hints[i].min_perf,
+							hints[i].target_perf,
+							hints[i].max_perf, 1024,
+							&value),
+				       "hints %u: written again", i);
+	}
+	ctx->dec = false;
+}
+
+/*
  * intel_pstate_hwp_offline() is what ->offline() runs for a CPU with HWP, on
  * CPU offline and also when the driver is unregistered, which goes through
  * cpufreq_remove_dev() and __cpufreq_offline(): that is how the passive mode
@@ -1146,6 +1204,7 @@ static struct kunit_case intel_pstate_test_cases[] = {
 	KUNIT_CASE(intel_pstate_test_perf_ref),
 	KUNIT_CASE(intel_pstate_test_fields),
 	KUNIT_CASE(intel_pstate_test_no_write),
+	KUNIT_CASE(intel_pstate_test_dec),
 	KUNIT_CASE(intel_pstate_test_offline),
 	KUNIT_CASE(intel_pstate_test_suspend),
 	KUNIT_CASE(intel_pstate_test_frequency_path),
