@@ -12,8 +12,18 @@ p1=$c/cpu1/cpufreq
 say DRIVER "$(cat $c/cpu0/cpufreq/scaling_driver 2>/dev/null || echo none)"
 say STATUS "$(cat $c/intel_pstate/status 2>/dev/null || echo absent)"
 say POWER-CTL "$(hwpload rdmsr 0 0x1fc)"
-load_phase spin-cpu0 hwpload spin 0 5
-load_phase spin-cpu1 hwpload spin 1 5
+# a full spin: the request the driver composes is MIN lowest, MAX highest,
+# DESIRED 0, which can be the register's reset value (then nothing is
+# written): the guest reads the register under the load
+for cpu in 0 1; do
+	hwpload spin $cpu 5 &
+	load=$!
+	phase spin-cpu$cpu
+	sleep 4
+	say REQ-SPIN$cpu "$(hwpload rdmsr $cpu 0x774)"
+	wait $load
+	phase spin-cpu$cpu-done
+done
 load_phase uclamp-max-cpu1 hwpload uclamp 0 512 spin 1 5
 load_phase uclamp-min-cpu1 hwpload uclamp 512 1024 duty 1 100 20000 4
 hwpload spin 1 20 &

@@ -34,11 +34,14 @@ def platform(tl, transcript, check):
             mhz = float(v)
         except ValueError:
             mhz = None
-        # the boot's own calibration against the PIT, then the HPET: within
-        # 0.1% of the base frequency (the PIT calibration's resolution)
-        check("boot log: %s TSC frequency = the base ratio's %d MHz" % (
-            "calibrated" if k == "TSC-DETECTED" else "refined", BASE * 100),
-            mhz is not None and abs(mhz - BASE * 100) <= BASE * 100 * 0.001,
+        # the boot's quick calibration against the PIT (seen 1999.026 and
+        # 2000.001 MHz for 2000 in two runs: within 0.5%), then the
+        # refinement against the HPET over a second, the frequency the
+        # kernel keeps: within 0.1%
+        tol = 0.005 if k == "TSC-DETECTED" else 0.001
+        check("boot log: %s TSC frequency = the base ratio's %d MHz (within %.1f%%)" % (
+            "calibrated" if k == "TSC-DETECTED" else "refined", BASE * 100, tol * 100),
+            mhz is not None and abs(mhz - BASE * 100) <= BASE * 100 * tol,
             "tsc: %s MHz (clocksource %s)" % (v or "none", keys.get("CLOCKSOURCE")))
     for cpu in (0, 1):
         for lvl in (12, 20):
@@ -76,9 +79,9 @@ def platform(tl, transcript, check):
     for load, name in (("busy99", "99%"), ("busy90", "90%")):
         fresh, again = tl.end_state(load + "-fresh", 0), tl.end_state(load + "-rereg", 0)
         lf, la = tl.late_min(load + "-fresh", 0), tl.late_min(load + "-rereg", 0)
-        check("%s-busy thread after no_turbo 1 and active -> passive: reaches and holds %d, as after boot" % (
-            name, HIGHEST[0]),
-            fresh and again and fresh["des"] == again["des"] == HIGHEST[0]
+        check("%s-busy thread after no_turbo 1 and active -> passive: holds %d-%d, as after boot" % (
+            name, HIGHEST[0] - 3, HIGHEST[0]),
+            fresh and again and fresh["des"] >= HIGHEST[0] - 2 and again["des"] >= HIGHEST[0] - 2
             and lf is not None and la is not None and la >= HIGHEST[0] - 3,
             "after boot: lowest over the second half %s, %s; after the re-registration: %s, %s" % (
                 lf, tl.seen(load + "-fresh", 0), la, tl.seen(load + "-rereg", 0)))
@@ -98,8 +101,11 @@ def platform(tl, transcript, check):
               tl.fmt(tl.phase_writes("busy60-rereg", 0), 3)))
 
     # ---- turbo off by the platform at run time (item 2) ---------------------
+    # every request written from the moment the platform turned turbo off
+    # (the one in effect before may have been written with turbo on)
+    off0, on0 = (tl.span("fw-turbo-off") or (0, 0))[0], (tl.span("fw-turbo-on") or (0, 0))[0]
     for ph, what in (("fw-turbo-off-umin", "uclamp minimum 1024"), ("fw-turbo-off-spin", "full spin")):
-        rs = tl.effective(ph, 0)
+        rs = [r for r in tl.effective(ph, 0) if off0 <= r["t"] < on0]
         over = [r for r in rs if r["min"] > GUARANTEED or r["max"] > GUARANTEED]
         check("turbo off by the platform, %s: MIN and MAX never above the guaranteed level %d" % (what, GUARANTEED),
               keys.get("FW-NO-TURBO") == "1" and rs and not over,
@@ -153,9 +159,18 @@ def dec(tl, check):
           tl.reqs and not withdes, "%d writes, %d with DESIRED: %s" % (
               len(tl.reqs), len(withdes), tl.fmt(withdes, 4)))
     for cpu in (0, 1):
+        # the guest's read of HWP_REQUEST under the load (the request may be
+        # the register's reset value, which the driver does not write again)
+        v = keys.get("REQ-SPIN%d" % cpu, "")
+        req = int(v, 16) if v.startswith("0x") else None
         e = tl.end_state("spin-cpu%d" % cpu, cpu)
-        check("DEC, full load on CPU %d: MAX at its highest level %d" % (cpu, HIGHEST[cpu]),
-              e and e["max"] == HIGHEST[cpu], tl.seen("spin-cpu%d" % cpu, cpu))
+        check("DEC, full load on CPU %d: MAX at its highest level %d, DESIRED 0 (the register under the load)" % (
+            cpu, HIGHEST[cpu]),
+            req is not None and (req >> 8) & 255 == HIGHEST[cpu] and (req >> 16) & 255 == 0
+            and (e is None or (e["max"], e["des"]) == (HIGHEST[cpu], 0)),
+            "HWP_REQUEST %s (MIN/MAX/DESIRED %s); record: %s" % (
+                v or "?", "%d/%d/%d" % (req & 255, (req >> 8) & 255, (req >> 16) & 255) if req is not None else "?",
+                tl.seen("spin-cpu%d" % cpu, cpu)))
     half = (HIGHEST[0] + 1) // 2
     e = tl.end_state("uclamp-max-cpu1", 1)
     check("DEC, uclamp max 512, full load, CPU 1: MAX capped at %d" % half,
