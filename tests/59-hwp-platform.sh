@@ -72,9 +72,10 @@ boot() {
 if boot platform "$REPO/tests/hwp-machine/platform-guest.sh" \
 	hwp-highest=30:24,hwp-guaranteed=18,hwp-base=20 --monitor-relay; then
 	python3 "$REPO/tests/hwp-machine/platform-check.py" platform "$out/console-platform.txt" \
-		"$logs/59-hwp-platform-platform.record" "$logs/59-hwp-platform-platform.console.log.monitor"
+		"$logs/59-hwp-platform-platform.record" "$logs/59-hwp-platform-platform.console.log.monitor" ||
+		fail "platform check" "platform-check.py exited with status $?"
 fi
 if boot dec "$REPO/tests/hwp-machine/dec-guest.sh" hwp-highest=30:24,hwp-dec=on; then
 	python3 "$REPO/tests/hwp-machine/platform-check.py" dec "$out/console-dec.txt" \
-		"$logs/59-hwp-platform-dec.record"
+		"$logs/59-hwp-platform-dec.record" || fail "dec check" "platform-check.py exited with status $?"
 fi

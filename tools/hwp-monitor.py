@@ -93,17 +93,18 @@ def main():
             out.write("error: query-cpus-fast: %s\n" % e)
             return 1
         out.write("vCPUs: %s\n" % " ".join("%s=%s" % kv for kv in sorted(cpus.items())))
-        done, pos, partial = 0, 0, ""
+        done, pos, partial = 0, 0, b""
         while True:
             lines = []
             if os.path.exists(console):
-                with open(console, errors="replace") as f:
+                with open(console, "rb") as f:
                     f.seek(pos)
                     data = f.read()
                     pos = f.tell()
                 data = partial + data
-                lines = data.split("\n")
-                partial = lines.pop()
+                lines = [b.decode(errors="replace") for b in data.split(b"\n")]
+                partial = data.split(b"\n")[-1]
+                lines.pop()
             for line in lines:
                 line = line.rstrip("\r")
                 if line.startswith("QEMU-TEST-END"):
@@ -117,6 +118,8 @@ def main():
                 done += 1
                 try:
                     req = json.loads(cmd)
+                    if not isinstance(req, dict):
+                        raise ValueError("not a JSON object")
                     args = req.get("arguments", {})
                     for k, v in args.items():
                         if isinstance(v, str) and v.startswith("@cpu"):
@@ -125,11 +128,16 @@ def main():
                             args[k] = cpus[v]
                     answer = qmp.command(json.dumps(req))
                 except ValueError as e:
-                    answer = {"error": "not JSON: %s" % e}
+                    # our own error, not QEMU's: never an expected refusal
+                    out.write("command %d: %s\nerror: %s  <- UNEXPECTED\n" % (done, cmd, e))
+                    out.flush()
+                    rc = 1
+                    continue
                 except (OSError, ConnectionError) as e:
                     out.write("command %d: %s\nerror: %s\n" % (done, cmd, e))
                     return 1
-                ok = ("error" in answer) == want_error
+                refused = isinstance(answer.get("error"), dict) and "class" in answer["error"]
+                ok = refused == want_error
                 out.write("command %d%s: %s\nanswer: %s%s\n" % (
                     done, " (must be refused)" if want_error else "", cmd,
                     json.dumps(answer), "" if ok else "  <- UNEXPECTED"))

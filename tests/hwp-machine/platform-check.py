@@ -44,7 +44,7 @@ def platform(tl, transcript, check):
             mhz is not None and abs(mhz - BASE * 100) <= BASE * 100 * tol,
             "tsc: %s MHz (clocksource %s)" % (v or "none", keys.get("CLOCKSOURCE")))
     for cpu in (0, 1):
-        for lvl in (12, 20):
+        for lvl in (12, 24):
             v = keys.get("CLK-%d-%d" % (cpu, lvl), "").split()
             want = lvl * 100000
             ok = len(v) == 4 and all(x.replace(".", "", 1).isdigit() for x in v)
@@ -59,6 +59,27 @@ def platform(tl, transcript, check):
                 cpu, lvl, lvl * 100), ok and held,
                 "scaling_min/max_freq, scaling_cur_freq (kHz), cpuinfo MHz: %s; %s" % (
                     " ".join(v) or "none", tl.fmt(rs)))
+            # the counters over 2 s of the hold, whatever the kernel makes
+            # of them: MPERF at the TSC's rate (the vCPU never halts under
+            # the spin), APERF at level / base of it
+            c = keys.get("CNT-%d-%d" % (cpu, lvl), "").split()
+            try:
+                dt, dm, da = (int(x) for x in c)
+            except ValueError:
+                dt = dm = da = 0
+            check("CPU %d held at level %d: MPERF counts at the TSC's rate, APERF at %d/%d of it (within 2%%)" % (
+                cpu, lvl, lvl, BASE),
+                dt > 0 and dm > 0 and abs(dm / dt - 1) <= 0.02 and abs(da / dm - lvl / BASE) <= 0.02 * lvl / BASE,
+                "over %.3f s of TSC: MPERF/TSC %s, APERF/MPERF %s (want %.3f)" % (
+                    dt / (BASE * 1e8), "%.4f" % (dm / dt) if dt else "?",
+                    "%.4f" % (da / dm) if dm else "?", lvl / BASE))
+    # the machine's own account at exit: MPERF ticks per busy ns = base / 10
+    for e in (e for e in tl.events if e["ev"] == "summary"):
+        busy, mperf = int(e["busy_ns"]), int(e["mperf"])
+        check("CPU %s at exit: MPERF counted %d ticks per busy ns (the base frequency, within 0.5%%)" % (
+            e["cpu"], BASE // 10) if BASE % 10 == 0 else "CPU %s at exit: MPERF rate" % e["cpu"],
+            busy > 0 and abs(mperf / busy - BASE / 10) <= 0.005 * BASE / 10,
+            "mperf %d over %d busy ns: %.5f per ns" % (mperf, busy, mperf / busy if busy else 0))
     # wall-clock time: the guest's 10 s against the host's clock
     try:
         guest = float(keys["UPTIME-END"]) - float(keys["UPTIME-START"])
@@ -76,15 +97,13 @@ def platform(tl, transcript, check):
           and (keys.get("REREG-STATUS") or "").split() == ["passive", "intel_cpufreq", "schedutil"],
           "no_turbo %s -> %s after active -> passive; status, driver, governor: %s" % (
               keys.get("REREG-NO-TURBO-SET"), keys.get("REREG-NO-TURBO"), keys.get("REREG-STATUS")))
-    for load, name in (("busy99", "99%"), ("busy90", "90%")):
-        fresh, again = tl.end_state(load + "-fresh", 0), tl.end_state(load + "-rereg", 0)
-        lf, la = tl.late_min(load + "-fresh", 0), tl.late_min(load + "-rereg", 0)
-        check("%s-busy thread after no_turbo 1 and active -> passive: holds %d-%d, as after boot" % (
-            name, HIGHEST[0] - 3, HIGHEST[0]),
-            fresh and again and fresh["des"] >= HIGHEST[0] - 2 and again["des"] >= HIGHEST[0] - 2
-            and lf is not None and la is not None and la >= HIGHEST[0] - 3,
-            "after boot: lowest over the second half %s, %s; after the re-registration: %s, %s" % (
-                lf, tl.seen(load + "-fresh", 0), la, tl.seen(load + "-rereg", 0)))
+    fresh, again = tl.end_state("busy99-fresh", 0), tl.end_state("busy99-rereg", 0)
+    lf, la = tl.late_min("busy99-fresh", 0), tl.late_min("busy99-rereg", 0)
+    check("99%%-busy thread after no_turbo 1 and active -> passive: reaches and holds %d, as after boot" % HIGHEST[0],
+          fresh and again and fresh["des"] == again["des"] == HIGHEST[0]
+          and lf is not None and la is not None and la >= HIGHEST[0] - 3,
+          "after boot: lowest over the second half %s, %s; after the re-registration: %s, %s" % (
+              lf, tl.seen("busy99-fresh", 0), la, tl.seen("busy99-rereg", 0)))
 
     def median_late(phase):
         sp = tl.span(phase)
@@ -93,6 +112,19 @@ def platform(tl, transcript, check):
         mid = (sp[0] + sp[1]) // 2
         rs = [r for r in (tl.in_effect(0, mid),) if r] + tl.writes(0, mid, sp[1] - tl.GRACE)
         return statistics.median(r["des"] for r in rs) if rs else None
+    # a 90%-busy thread settles where the guest's sleeps let it (its 1 ms
+    # sleeps overrun under TCG, more on a loaded host: 23-30 after boot in
+    # runs of the same kernel), so it is held against its own run after boot
+    mf, ma = median_late("busy90-fresh"), median_late("busy90-rereg")
+    check("90%-busy thread: after the re-registration within 5 of its level after boot (median DESIRED)",
+          mf is not None and ma is not None and ma >= mf - 5,
+          "median DESIRED over the second half: after boot %s, after the re-registration %s; %s | %s" % (
+              mf, ma, tl.seen("busy90-fresh", 0), tl.seen("busy90-rereg", 0)))
+    half = (HIGHEST[0] + 1) // 2
+    ef, ea = tl.end_state("umax-fresh", 0), tl.end_state("umax-rereg", 0)
+    check("uclamp max 512 on a full spin: MAX %d (half the reference) after boot and after the re-registration" % half,
+          ef and ea and ef["max"] == ea["max"] == half,
+          "after boot %s; after the re-registration %s" % (tl.seen("umax-fresh", 0), tl.seen("umax-rereg", 0)))
     mf, ma = median_late("busy60-fresh"), median_late("busy60-rereg")
     check("60%-busy thread: the same requests after the re-registration as after boot (median DESIRED within 2)",
           mf is not None and ma is not None and abs(mf - ma) <= 2,
@@ -139,8 +171,9 @@ def platform(tl, transcript, check):
         check("guaranteed 14, no_turbo, uclamp minimum 1024, CPU %d: MIN = MAX = DESIRED = 14, never above" % cpu,
               rs and not over and e and e["min"] == e["max"] == e["des"] == 14, tl.seen(ph, cpu))
     text = open(transcript, errors="replace").read() if os.path.exists(transcript) else ""
-    check("monitor: a guaranteed level above the highest is refused and changes nothing",
-          "(must be refused)" in text and "UNEXPECTED" not in text and keys.get("GUAR-BACK") == "18 18",
+    check("monitor: a guaranteed level above the highest is refused by QEMU and changes nothing",
+          "(must be refused)" in text and "is not in [efficient" in text and "UNEXPECTED" not in text
+          and keys.get("GUAR-BACK") == "18 18",
           "guaranteed after the refused 31: %s; transcript: %d commands%s" % (
               keys.get("GUAR-BACK"), text.count("\ncommand ") + text.startswith("command "),
               ", one UNEXPECTED" if "UNEXPECTED" in text else ""))
