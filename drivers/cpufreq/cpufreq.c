@@ -719,11 +719,10 @@ static ssize_t show_scaling_cur_freq(struct cpufreq_policy *policy, char *buf)
 /*
  * cpufreq_per_cpu_attr_write() / store_##file_name() - sysfs write access
  *
- * The limits are frequencies in kHz: a number that fits in an unsigned long
- * (decimal, or hexadecimal or octal with a C prefix), or the write fails.  The
- * frequency QoS requests behind them hold s32 values, so anything above
- * S32_MAX is stored as S32_MAX, which the policy clamps to the CPU's range
- * like any other value above its highest frequency.
+ * The limits are frequencies in kHz: a number (decimal, or hexadecimal or
+ * octal with a C prefix) from 0 to S32_MAX, or the write fails.  The frequency
+ * QoS requests behind them hold s32 values, so a larger value cannot be
+ * stored as written and is rejected with -EINVAL.
  */
 #define store_one(file_name, object)			\
 static ssize_t store_##file_name					\
@@ -736,7 +735,9 @@ static ssize_t store_##file_name					\
 	if (ret)							\
 		return ret;						\
 									\
-	val = min_t(unsigned long, val, FREQ_QOS_MAX_DEFAULT_VALUE);	\
+	if (val > S32_MAX)						\
+		return -EINVAL;						\
+									\
 	ret = freq_qos_update_request(policy->object##_freq_req, val);	\
 	return ret >= 0 ? count : ret;					\
 }

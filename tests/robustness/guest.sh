@@ -385,6 +385,11 @@ if want badinput; then
 			fi
 			if [ "$others_before" != "$others_after" ]; then
 				fail "badinput.$tag.$(basename $(dirname $f))/$(basename $f)" "other attributes changed: $(echo "$others_after" | grep -vxF "$others_before" | tr '\n' ' ' | cut -c1-200)"
+			elif [ $rc -eq 0 ] && [ "${tag#beyond}" != "$tag" ] &&
+			     case $(basename $f) in scaling_min_freq|scaling_max_freq) true ;; *) false ;; esac; then
+				# the limits hold s32 values: above S32_MAX is -EINVAL
+				# (or -ERANGE), never clamped or truncated (patch 2)
+				fail "badinput.$tag.$(basename $(dirname $f))/$(basename $f)" "accepted '$val' (above S32_MAX), read back $new: want -EINVAL"
 			elif [ $rc -ne 0 ] && [ "$old" != "$new" ]; then
 				fail "badinput.$tag.$(basename $(dirname $f))/$(basename $f)" "write rejected but value changed: '$old' -> '$new'"
 			elif [ $rc -eq 0 ] && [ "$old" != "$new" ]; then
