@@ -148,7 +148,10 @@ emu_names=("hwkit selftest passes on emulated HWP"
 	"hwkit selftest catches MIN above a lowered MAX (emulated)"
 	"hwkit selftest catches schedutil on the frequency path (emulated)"
 	"hwkit selftest restores scaling_max_freq on SIGTERM (emulated)"
-	"hwkit selftest restores the governor on SIGTERM (emulated)")
+	"hwkit selftest restores the governor on SIGTERM (emulated)"
+	"hwkit selftest passes with DEC on, DESIRED 0 (emulated)"
+	"hwkit selftest catches DESIRED written with DEC on (emulated)"
+	"hwkit selftest selects schedutil and restores the governor (emulated)")
 why=
 if [ ! -f "$selftest/hwp_request.c" ]; then
 	why="$selftest is missing"
@@ -169,8 +172,9 @@ if [ -n "$why" ]; then
 	done
 else
 	emu() { "$here/hwkit/run-emu.sh" "$work/emu/hwp_request" "$@"; }
-	restored() { # every fake CPU back at schedutil 4000000
-		! grep -E '^cpu[0-9]+: ' "$1" | grep -qv ': schedutil 4000000$'
+	restored() { # every fake CPU back at ${2:-schedutil} 4000000
+		grep -qE '^cpu[0-9]+: ' "$1" &&
+			! grep -E '^cpu[0-9]+: ' "$1" | grep -qv ": ${2:-schedutil} 4000000$"
 	}
 
 	emu good >"$work/emu/good.out" 2>&1
@@ -215,6 +219,41 @@ else
 		fi
 		i=$((i + 1))
 	done
+
+	# DEC on (MSR_IA32_POWER_CTL bit 27): the driver writes no DESIRED
+	emu dec >"$work/emu/dec.out" 2>&1
+	if grep -q '^rc=0$' "$work/emu/dec.out" &&
+		! grep -qE '^not ok|# SKIP' "$work/emu/dec.out" &&
+		grep -q '^# Dynamic Efficiency Control is on' "$work/emu/dec.out" &&
+		grep -q '^ok .*under load DESIRED 0 (DEC), MIN < MAX' "$work/emu/dec.out" &&
+		grep -q '^ok .*performance governor: MIN = MAX, DESIRED 0 (DEC)' "$work/emu/dec.out" &&
+		restored "$work/emu/dec.out"; then
+		pass "${emu_names[5]} ($(grep -c '^ok' "$work/emu/dec.out") checks)"
+	else
+		fail "${emu_names[5]}" "$(grep -E '^not ok|^rc=|^cpu|SKIP|^# Dyn' "$work/emu/dec.out" | tr '\n' '|')"
+	fi
+
+	emu dec-bad >"$work/emu/dec-bad.out" 2>&1
+	if grep -q '^rc=1$' "$work/emu/dec-bad.out" &&
+		grep -q '^not ok .*under load DESIRED 0 (DEC), MIN < MAX' "$work/emu/dec-bad.out" &&
+		grep -q 'DESIRED written with DEC on' "$work/emu/dec-bad.out" &&
+		restored "$work/emu/dec-bad.out"; then
+		pass "${emu_names[6]}"
+	else
+		fail "${emu_names[6]}" "$(grep -E '^(not )?ok|^rc=|^cpu' "$work/emu/dec-bad.out" | tr '\n' '|')"
+	fi
+
+	# another governor at the start: the selftest selects schedutil, then
+	# puts the old one back
+	HWKIT_GOV=performance emu good >"$work/emu/gov.out" 2>&1
+	if grep -q '^rc=0$' "$work/emu/gov.out" &&
+		! grep -qE '^not ok|# SKIP' "$work/emu/gov.out" &&
+		grep -q 'governor set to schedutil for the test' "$work/emu/gov.out" &&
+		restored "$work/emu/gov.out" performance; then
+		pass "${emu_names[7]}"
+	else
+		fail "${emu_names[7]}" "$(grep -E '^not ok|^rc=|^cpu|SKIP|governor' "$work/emu/gov.out" | tr '\n' '|')"
+	fi
 fi
 
 # ------------------------------------------------------------------ hwp-ab

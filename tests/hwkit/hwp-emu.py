@@ -13,7 +13,9 @@ ROOT/dev/cpu/N/msr for /dev/cpu/N/msr (a sparse file; pread at the MSR
 number reads the value).  A CPU counts as busy while a running process
 whose name starts with hwp_request is pinned to it alone.  MODE: good;
 bad-min (MIN not capped at a lowered MAX, the v2 bug); freq-path (schedutil
-on the frequency path: the target level in MIN and DESIRED alike)."""
+on the frequency path: the target level in MIN and DESIRED alike); dec
+(Dynamic Efficiency Control on: MIN and MAX as in good, DESIRED 0 on
+every path); dec-bad (DEC on, but DESIRED written as in good)."""
 import glob
 import struct
 import sys
@@ -61,12 +63,16 @@ while True:
         target = max(1, -(-int(CAP * min(1.0, util[c] * 1.25) * 100) // 100))
         if gov == "performance":        # frequency path, strict: MIN = DESIRED = MAX
             lo = des = hi
+            if mode == "dec":
+                des = 0
         elif mode == "freq-path":       # frequency path: MIN = DESIRED = target
             lo = des = max(LOWEST, min(target, hi))
         else:
             # bad-min: MIN stays at full capacity above a lowered limit
             lo = CAP if mode == "bad-min" and c in busy and hi < CAP else LOWEST
             des = max(lo, min(target, hi))
+            if mode == "dec":
+                des = 0
         val = lo | hi << 8 | des << 16 | EPP << 24
         with open("%s/dev/cpu/%d/msr" % (root, c), "r+b") as f:
             f.seek(0x774)

@@ -10,6 +10,9 @@
 # With term-max (term-gov), SIGTERM is sent to the selftest as soon as it
 # has lowered scaling_max_freq (switched the governor) of cpu0, to check
 # that it restores the value on that path.
+# MODE dec and dec-bad set MSR_IA32_POWER_CTL bit 27 (Dynamic Efficiency
+# Control) in the fake msr files.  HWKIT_GOV (default schedutil) is the
+# governor the fake CPUs start with, and what they must be left at.
 # Prints the selftest's output, then "rc=N" and, per fake CPU,
 # "cpuN: <scaling_governor> <scaling_max_freq>" as left after the run.
 set -u
@@ -29,7 +32,7 @@ for ((c = 0; c < ncpu; c++)); do
 	mkdir -p "$d" "$root/dev/cpu/$c"
 	echo 1 >"$root/sys/cpu$c/online"
 	echo intel_cpufreq >"$d/scaling_driver"
-	echo schedutil >"$d/scaling_governor"
+	echo "${HWKIT_GOV:-schedutil}" >"$d/scaling_governor"
 	echo "performance schedutil" >"$d/scaling_available_governors"
 	echo 4000000 >"$d/scaling_max_freq"
 	echo 800000 >"$d/scaling_min_freq"
@@ -38,6 +41,10 @@ for ((c = 0; c < ncpu; c++)); do
 	truncate -s 4096 "$root/dev/cpu/$c/msr"
 	printf '\001' | dd of="$root/dev/cpu/$c/msr" bs=1 seek=$((0x770)) \
 		conv=notrunc status=none	# MSR_PM_ENABLE: HWP enabled
+	case $mode in dec*)	# MSR_IA32_POWER_CTL bit 27: DEC enabled
+		printf '\010' | dd of="$root/dev/cpu/$c/msr" bs=1 seek=$((0x1fc + 3)) \
+			conv=notrunc status=none ;;
+	esac
 done
 for f in possible present online; do
 	echo "0-$((ncpu - 1))" >"$root/sys/$f"

@@ -9,7 +9,8 @@
  * MAX.  This test reads the register through /dev/cpu/N/msr (it never writes
  * an MSR) while a busy loop is pinned to the CPU, and checks that:
  *
- *  - scaling_driver is intel_cpufreq and scaling_governor is schedutil;
+ *  - scaling_driver is intel_cpufreq; the governor is set to schedutil
+ *    where it is not (and put back at the end);
  *  - under load, MIN <= DESIRED <= MAX, DESIRED above MIN (a frequency
  *    request puts the same level into both) and EPP is untouched; skipped
  *    when scaling_min_freq is at scaling_max_freq, where hints and
@@ -20,9 +21,15 @@
  *  - the performance governor goes through the frequency path (MIN =
  *    DESIRED = MAX), and switching back to schedutil steers DESIRED again.
  *
+ * Where Dynamic Efficiency Control is on (MSR_IA32_POWER_CTL bit 27, read
+ * once), the driver writes no DESIRED: the test then expects DESIRED 0 in
+ * every sample, and checks the hints through MIN and MAX instead (MIN the
+ * required level below MAX under load, MAX at the policy maximum, MAX
+ * following scaling_max_freq).
+ *
  * It skips (exit code 4, one line) where it cannot run: not root, no HWP,
  * no cpufreq driver, intel_pstate in active mode, another cpufreq driver,
- * no msr driver, HWP not enabled.  Every sysfs value it changes is restored
+ * no msr driver, HWP not enabled, no schedutil governor.  Every sysfs value it changes is restored
  * on exit, including exits caused by SIGINT, SIGTERM or SIGHUP, and the msr
  * module is unloaded again if the test loaded it.
  *
@@ -52,6 +59,8 @@
 
 #define MSR_PM_ENABLE		0x770
 #define MSR_HWP_REQUEST		0x774
+#define MSR_IA32_POWER_CTL	0x1fc
+#define POWER_CTL_DEC_ENABLE	27
 
 #define HWP_MIN(r)		((unsigned int)((r) & 0xff))
 #define HWP_MAX(r)		((unsigned int)(((r) >> 8) & 0xff))
@@ -59,14 +68,15 @@
 #define HWP_EPP(r)		((unsigned int)(((r) >> 24) & 0xff))
 
 #define CPU_DIR			"/sys/devices/system/cpu"
-#define MAX_SAVED		8
+/* a governor per CPU, and a few more values */
+#define MAX_SAVED		(CPU_SETSIZE + 8)
 #define LOAD_WARMUP_MS		400
 #define SAMPLES			10
 #define SAMPLE_MS		20
 #define IDLE_MS			500
 
 struct saved_value {
-	char path[PATH_MAX];
+	char path[128];
 	char value[64];
 	bool valid;
 };
@@ -75,6 +85,7 @@ static struct saved_value saved[MAX_SAVED];
 static pid_t owner_pid;
 static pid_t load_pid;
 static bool msr_loaded_by_us;
+static bool dec;		/* Dynamic Efficiency Control: no DESIRED */
 static int interrupted;		/* signal number, set by on_signal() */
 static unsigned long spin_count;
 
@@ -158,6 +169,8 @@ static int cpufreq_change(int cpu, const char *file, const char *val)
 		if (free_slot < 0)
 			return -ENOSPC;
 		i = free_slot;
+		if (strlen(path) >= sizeof(saved[i].path))
+			return -ENAMETOOLONG;
 		ret = read_str(path, saved[i].value, sizeof(saved[i].value));
 		if (ret)
 			return ret;
@@ -357,6 +370,8 @@ static void poke_cpu(int cpu)
 struct sample {
 	unsigned int min, max, desired, epp;
 	bool ordered;		/* MIN <= DESIRED <= MAX in every sample */
+	bool minmax;		/* MIN <= MAX in every sample */
+	bool below;		/* MIN < MAX in some sample */
 	bool zero;		/* DESIRED == 0 in some sample */
 	bool nonzero;		/* DESIRED != 0 in some sample */
 	bool above;		/* MIN < DESIRED in some sample: a hint */
@@ -372,6 +387,7 @@ static void sample_cpu(int cpu, unsigned int epp, struct sample *s)
 
 	memset(s, 0, sizeof(*s));
 	s->ordered = true;
+	s->minmax = true;
 	s->pinned = true;
 	for (i = 0; i < SAMPLES; i++) {
 		if (i)
@@ -383,6 +399,10 @@ static void sample_cpu(int cpu, unsigned int epp, struct sample *s)
 		s->epp = HWP_EPP(r);
 		if (s->min > s->desired || s->desired > s->max)
 			s->ordered = false;
+		if (s->min > s->max)
+			s->minmax = false;
+		if (s->min < s->max)
+			s->below = true;
 		if (s->desired)
 			s->nonzero = true;
 		else
@@ -449,6 +469,37 @@ static void skip_unless_runnable(const int *cpus, int ncpus)
 		ksft_exit_skip("cannot read MSR_PM_ENABLE on cpu%d\n", cpu);
 	if (!(val & 1))
 		ksft_exit_skip("HWP is not enabled (MSR_PM_ENABLE bit 0 clear)\n");
+
+	/* as the driver does: a failed read means DEC is off */
+	if (!read_msr(cpu, MSR_IA32_POWER_CTL, &val) && ((val >> POWER_CTL_DEC_ENABLE) & 1))
+		dec = true;
+	ksft_print_msg("Dynamic Efficiency Control is %s%s\n", dec ? "on" : "off",
+		       dec ? ": expecting DESIRED 0 everywhere" : "");
+}
+
+/* Set schedutil on every CPU under test; the old governor is restored. */
+static void select_schedutil(const int *cpus, int ncpus)
+{
+	char buf[256];
+	int i, ret;
+
+	for (i = 0; i < ncpus; i++) {
+		if (cpufreq_read(cpus[i], "scaling_governor", buf, sizeof(buf)))
+			ksft_exit_fail_msg("cpu%d: cannot read scaling_governor\n",
+					   cpus[i]);
+		if (!strcmp(buf, "schedutil"))
+			continue;
+		if (cpufreq_read(cpus[i], "scaling_available_governors", buf,
+				 sizeof(buf)) || !strstr(buf, "schedutil"))
+			ksft_exit_skip("cpu%d: no schedutil governor\n",
+				       cpus[i]);
+		ret = cpufreq_change(cpus[i], "scaling_governor", "schedutil");
+		if (ret)
+			ksft_exit_fail_msg("cpu%d: selecting schedutil: %s\n",
+					   cpus[i], strerror(-ret));
+		ksft_print_msg("cpu%d: governor set to schedutil for the test\n",
+			       cpus[i]);
+	}
 }
 
 /* Online CPUs with a cpufreq policy that this process may run on. */
@@ -474,6 +525,26 @@ static int find_cpus(int *cpus, int max)
 		cpus[n++] = cpu;
 	}
 	return n;
+}
+
+/*
+ * Does the sample show schedutil's hints?  Without DEC: DESIRED is set,
+ * MIN <= DESIRED <= MAX, and DESIRED is above MIN in some sample, where a
+ * frequency request puts the same level into both.  With DEC: DESIRED is 0
+ * in every sample, and MIN (the required level) is below MAX, where a
+ * frequency request under load would put the target level into MIN.
+ */
+static bool steered(const struct sample *s)
+{
+	if (dec)
+		return s->minmax && !s->nonzero && s->below;
+	return s->ordered && !s->zero && s->above;
+}
+
+static const char *steered_str(void)
+{
+	return dec ? "DESIRED 0 (DEC), MIN < MAX" :
+		     "MIN <= DESIRED <= MAX, DESIRED above MIN";
 }
 
 /*
@@ -504,16 +575,24 @@ static unsigned int test_load_and_idle(int cpu, unsigned int epp)
 				      cpu, sample_str(&busy));
 		return busy.max;
 	}
-	ksft_test_result(busy.ordered && !busy.zero && busy.above && !busy.epp_changed,
-			 "cpu%d: under load MIN <= DESIRED <= MAX, DESIRED above MIN, EPP kept (%s)\n",
-			 cpu, sample_str(&busy));
-	if (!busy.above)
+	ksft_test_result(steered(&busy) && !busy.epp_changed,
+			 "cpu%d: under load %s, EPP kept (%s)\n",
+			 cpu, steered_str(), sample_str(&busy));
+	if (!dec && !busy.above)
 		ksft_print_msg("cpu%d: DESIRED never above MIN under load: %s\n",
 			       cpu, "->adjust_perf not used (frequency invariance off?)");
+	if (dec && busy.nonzero)
+		ksft_print_msg("cpu%d: DESIRED written with DEC on\n", cpu);
 
 	msleep(IDLE_MS);
 	poke_cpu(cpu);
 	sample_cpu(cpu, epp, &idle);
+	if (dec) {
+		ksft_test_result(!idle.nonzero && idle.minmax,
+				 "cpu%d: after idle DESIRED still 0 (DEC), MIN <= MAX (%s)\n",
+				 cpu, sample_str(&idle));
+		return busy.max;
+	}
 	if (busy.desired <= busy.min) {
 		ksft_test_result_skip("cpu%d: DESIRED cannot fall below MIN %u\n",
 				      cpu, busy.min);
@@ -553,10 +632,12 @@ static void test_max_freq(int cpu, unsigned int epp, unsigned int orig_max)
 	start_load(cpu);
 	sample_cpu(cpu, epp, &s);
 	stop_load();
-	ksft_test_result(s.max < orig_max && s.ordered && !s.zero &&
-			 !s.epp_changed,
-			 "cpu%d: scaling_max_freq %ld -> %ld kHz lowers MAX %u -> %u, MIN <= DESIRED <= MAX (%s)\n",
-			 cpu, orig, target, orig_max, s.max, sample_str(&s));
+	ksft_test_result(s.max < orig_max && !s.epp_changed &&
+			 (dec ? s.minmax && !s.nonzero : s.ordered && !s.zero),
+			 "cpu%d: scaling_max_freq %ld -> %ld kHz lowers MAX %u -> %u, %s (%s)\n",
+			 cpu, orig, target, orig_max, s.max,
+			 dec ? "MIN <= MAX, DESIRED 0 (DEC)" : "MIN <= DESIRED <= MAX",
+			 sample_str(&s));
 
 	ret = cpufreq_restore(cpu, "scaling_max_freq");
 	start_load(cpu);
@@ -567,7 +648,9 @@ static void test_max_freq(int cpu, unsigned int epp, unsigned int orig_max)
 			 cpu, orig, orig_max, s.max);
 }
 
-static void test_governor_switch(int cpu, unsigned int epp)
+/* @sched_max: MAX under load with schedutil, which must be the policy's */
+static void test_governor_switch(int cpu, unsigned int epp,
+				 unsigned int sched_max)
 {
 	struct sample s;
 	char buf[32];
@@ -581,12 +664,15 @@ static void test_governor_switch(int cpu, unsigned int epp)
 		start_load(cpu);
 		sample_cpu(cpu, epp, &s);
 		stop_load();
-		ksft_test_result(s.pinned && !s.zero && !s.epp_changed,
-				 "cpu%d: performance governor: MIN = DESIRED = MAX (%s)\n",
-				 cpu, sample_str(&s));
+		ksft_test_result((dec ? s.minmax && !s.below && !s.nonzero :
+					s.pinned && !s.zero) &&
+				 !s.epp_changed && s.max == sched_max,
+				 "cpu%d: performance governor: %s, MAX %u as under schedutil's load (%s)\n",
+				 cpu, dec ? "MIN = MAX, DESIRED 0 (DEC)" :
+				 "MIN = DESIRED = MAX", sched_max, sample_str(&s));
 	}
 
-	ret = cpufreq_restore(cpu, "scaling_governor");
+	ret = cpufreq_change(cpu, "scaling_governor", "schedutil");
 	if (!ret)
 		ret = cpufreq_read(cpu, "scaling_governor", buf, sizeof(buf));
 	if (ret) {
@@ -602,9 +688,9 @@ static void test_governor_switch(int cpu, unsigned int epp)
 				      cpu, sample_str(&s));
 		return;
 	}
-	ksft_test_result(!strcmp(buf, "schedutil") && s.ordered && !s.zero && s.above,
-			 "cpu%d: back to %s, DESIRED steered again (%s)\n",
-			 cpu, buf, sample_str(&s));
+	ksft_test_result(!strcmp(buf, "schedutil") && steered(&s),
+			 "cpu%d: back to %s, steered again: %s (%s)\n",
+			 cpu, buf, steered_str(), sample_str(&s));
 }
 
 int main(int argc, char **argv)
@@ -639,6 +725,8 @@ int main(int argc, char **argv)
 	install_cleanup();
 	skip_unless_runnable(cpus, ncpus);
 
+	select_schedutil(cpus, ncpus);
+
 	ksft_set_plan(1 + 2 * ncpus + 4);
 
 	for (i = 0; i < ncpus; i++) {
@@ -654,7 +742,7 @@ int main(int argc, char **argv)
 			 "%d CPUs: scaling_driver intel_cpufreq, scaling_governor schedutil\n",
 			 ncpus);
 	if (!all_schedutil)
-		ksft_exit_fail_msg("boot with cpufreq.default_governor=schedutil\n");
+		ksft_exit_fail_msg("schedutil did not stay selected\n");
 
 	for (i = 0; i < ncpus; i++) {
 		epp = HWP_EPP(read_hwp_request(cpus[i]));
@@ -666,7 +754,7 @@ int main(int argc, char **argv)
 
 	epp = HWP_EPP(read_hwp_request(cpus[0]));
 	test_max_freq(cpus[0], epp, first_max);
-	test_governor_switch(cpus[0], epp);
+	test_governor_switch(cpus[0], epp, first_max);
 
 	restore_all();
 	ksft_exit(!ksft_get_fail_cnt() && !ksft_get_error_cnt());
