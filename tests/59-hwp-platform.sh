@@ -13,7 +13,7 @@
 #    through the monitor.
 #  - "dec" (tests/hwp-machine/dec-guest.sh): MSR_POWER_CTL bit 27 (Dynamic
 #    Efficiency Control) set: no DESIRED is written, MIN and MAX follow the
-#    hints, and the series' kselftest passes expecting DESIRED 0.
+#    hints.
 # The host checks the machine's record (tests/hwp-machine/platform-check.py).
 # Every figure is simulated by the emulated machine.
 #
@@ -43,15 +43,6 @@ if ! gcc -static -O2 -Wall -o "$out/hwpload" "$REPO/tools/hwp-guest/hwpload.c" \
 	exit 0
 fi
 extra=("$out/hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh")
-# the series' kselftest, for the DEC boot
-selftest=$KSRC/tools/testing/selftests/cpufreq_hwp
-dec_extra=()
-if MAKEFLAGS= MAKELEVEL= make -s -C "$selftest" OUTPUT="$out" ARCH=x86_64 \
-	LDFLAGS=-static >"$out/selftest.log" 2>&1 && [ -x "$out/hwp_request" ]; then
-	dec_extra=("$out/hwp_request:/bin/hwp_request")
-else
-	fail "guest tools" "the cpufreq_hwp kselftest does not build: $(tail -n 3 "$out/selftest.log" | tr '\n' '|')"
-fi
 
 # boot NAME GUEST_SCRIPT HWP_OPTS [qemu-run.sh options]
 boot() {
@@ -59,9 +50,7 @@ boot() {
 	shift 3
 	local log=$logs/59-hwp-platform-$name.console.log record=$logs/59-hwp-platform-$name.record
 	rm -f "$record" "$log.monitor"
-	local more=()
-	[ "$name" = dec ] && more=("${dec_extra[@]}")
-	if ! "$REPO/tools/mkinitramfs.sh" "$out/initrd-$name.cpio.gz" "$script" "${extra[@]}" "${more[@]}" \
+	if ! "$REPO/tools/mkinitramfs.sh" "$out/initrd-$name.cpio.gz" "$script" "${extra[@]}" \
 		>"$out/initramfs-$name.log" 2>&1; then
 		fail "$name guest" "initramfs: $(tail -n 3 "$out/initramfs-$name.log" | tr '\n' '|')"
 		return 1

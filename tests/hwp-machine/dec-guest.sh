@@ -4,8 +4,7 @@
 # With DEC on, intel_pstate must write no DESIRED level, while MIN and MAX
 # still follow schedutil's hints. The phases and KEY=value lines:
 # tests/hwp-machine/guest-lib.sh; the host asserts
-# (tests/hwp-machine/platform-check.py dec). Last, the series' kselftest
-# runs, and must pass with its DEC expectations.
+# (tests/hwp-machine/platform-check.py dec).
 set -u
 . /lib/hwp-guest-lib.sh
 p1=$c/cpu1/cpufreq
@@ -33,16 +32,5 @@ phase gov-ramp; sleep 1
 phase gov-performance; echo performance >$p1/scaling_governor; sleep 3
 phase gov-schedutil; echo schedutil >$p1/scaling_governor; sleep 3
 phase gov-done; kill $load; wait $load 2>/dev/null
-# the series' kselftest (patch 14): with DEC on it must expect DESIRED 0
-phase kselftest
-if [ -x /bin/hwp_request ]; then
-	hwp_request >/tmp/kselftest.out 2>&1
-	rc=$?
-	sed 's/^/KSELFTEST: /' /tmp/kselftest.out
-	say KSELFTEST-RC $rc
-	say KSELFTEST-DEC-OK "$(grep -c '^ok .*DEC' /tmp/kselftest.out)"
-else
-	say KSELFTEST-RC missing
-fi
 phase end
 dmesg | grep -E 'unchecked MSR|WARNING:|BUG:|Call Trace' | sed 's/^/DMESG: /'
