@@ -2457,6 +2457,16 @@ static int intel_pstate_cpu_offline(struct cpufreq_policy *policy)
 	 */
 	if (hwp_active) {
 		intel_pstate_hwp_offline(cpu);
+		/*
+		 * In the passive mode policy->cur follows the DESIRED level
+		 * (intel_cpufreq_adjust_perf()): report the lowest level that
+		 * intel_pstate_hwp_offline() has just requested instead.
+		 */
+		if (intel_pstate_driver != &intel_pstate) {
+			int lowest = HWP_LOWEST_PERF(READ_ONCE(cpu->hwp_cap_cached));
+
+			WRITE_ONCE(policy->cur, lowest * cpu->pstate.scaling);
+		}
 	} else {
 		intel_pstate_set_min_pstate(cpu);
 		policy->cur = cpu->pstate.min_pstate * cpu->pstate.scaling;
