@@ -1,8 +1,8 @@
-# The hot-path cost of the series, measured in user space (issue 6):
-# callgrind instructions, divisions and MSR accesses per update for the
-# series' ->adjust_perf path, the 5.10 frequency path and the December 2020
-# v2 formulation, a trace replay (HWP_REQUEST writes per 1000 updates) and
-# gnuplot plots.  Details: tools/perf-harness/, Documentation/project/perf-harness.md.
+# The hot-path cost of the series, measured in user space (issues 6, 21):
+# callgrind instructions and divisions, and TSC ticks side by side, per call
+# of the series' ->adjust_perf callback and mainline 7.3's, both compiled
+# from their intel_pstate.c; a trace replay (HWP_REQUEST writes per 1000
+# updates) and gnuplot plots.  Details: tools/perf-harness/, Documentation/project/perf-harness.md.
 #
 #   make bench                 tables on stdout, plots in $(BUILD)/bench/plots
 

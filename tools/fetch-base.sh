@@ -11,6 +11,12 @@
 #                                  Debian's arm64 busybox-static binary (for
 #                                  arm64 initramfs: BUSYBOX=<path> tools/mkinitramfs.sh);
 #                                  prints its path
+#   tools/fetch-base.sh mainline-7.3
+#                                  Debian's linux-source-7.3 (trixie-backports),
+#                                  verified; only the files the perf harness
+#                                  compiles (M73_FILES) unpacked into
+#                                  $BUILD/mainline-7.3, each verified too;
+#                                  prints that directory
 #   tools/fetch-base.sh mirrors    print the mirrors that would be used
 #
 # Environment (the Makefile passes these):
@@ -20,6 +26,8 @@
 #                                  instead of downloading (checksum still pinned)
 #   BASE_SHA256                    checksum for a BASE_VERSION not in base.sha256
 #   MIN_FREE_MB                    free space needed to unpack (default 3000)
+#   M73_VERSION M73_DEB            the linux-source-7.3 version; a local copy of
+#                                  its .deb instead of downloading (pinned too)
 #
 # Every step writes to a temporary name and renames when complete, so an
 # interrupted run leaves nothing half-done and the next run just continues.
@@ -69,15 +77,18 @@ need_pin() {
 }
 
 # ---- mirrors and the private apt configuration under $BUILD/apt ----------
+# The suites; mainline-7.3 replaces this with trixie-backports.
+apt_sources() {
+	echo "deb $MIRROR bullseye main"
+	echo "deb $SECURITY_MIRROR bullseye-security main"
+}
+
 # (tools/lib/apt.sh: apt_pick_mirrors, apt_private_config, verify)
 apt_setup() {
 	apt_pick_mirrors "Give one: make MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security
   or use a local copy: make LOCAL_TARBALL=/path/to/linux-source-5.10.tar.xz"
 	mkdir -p "$APTDIR"
-	cat >"$APTDIR/sources.list.tmp" <<EOS
-deb $MIRROR bullseye main
-deb $SECURITY_MIRROR bullseye-security main
-EOS
+	apt_sources >"$APTDIR/sources.list.tmp"
 	mv "$APTDIR/sources.list.tmp" "$APTDIR/sources.list"
 	apt_private_config "$APTDIR" "$APT_ARCH"
 }
@@ -243,10 +254,58 @@ busybox-arm64)
 	fi
 	echo "$bb"
 	;;
+mainline-7.3)
+	# The comparison subject of the perf harness (tools/perf-harness,
+	# Documentation/project/perf-harness.md): mainline 7.3's own
+	# drivers/cpufreq/intel_pstate.c, compiled in user space next to the
+	# series'. Debian ships 7.3 in trixie-backports; its Packages index is
+	# fetched for amd64 (Documentation/project/mainline-history.md, 7).
+	M73_VERSION=${M73_VERSION:-7.3.4-1~bpo13+1}
+	M73_FILES=${M73_FILES:-drivers/cpufreq/intel_pstate.c}
+	m73_deb=linux-source-7.3_${M73_VERSION}_all.deb
+	m73_dir=$BUILD/mainline-7.3
+	stamp="$M73_VERSION $M73_FILES"
+	if [ -f "$m73_dir/.stamp" ] && [ "$(cat "$m73_dir/.stamp")" = "$stamp" ]; then
+		echo "$m73_dir"
+		exit 0
+	fi
+	if [ -n "${M73_DEB:-}" ]; then
+		[ -r "$M73_DEB" ] || die "M73_DEB=$M73_DEB is not a readable file"
+		verify "$M73_DEB" "$m73_deb" || die "refusing M73_DEB=$M73_DEB: not the pinned $m73_deb"
+		deb=$M73_DEB
+	else
+		APTDIR=$BUILD/apt-mainline-7.3
+		apt_sources() { echo "deb $MIRROR trixie-backports main"; }
+		download linux-source-7.3 "$M73_VERSION" "$m73_deb"
+		deb=$DL/$m73_deb
+	fi
+	tmp=$(mktemp -d "$BUILD/.unpack.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	log "extracting $M73_FILES from $(basename "$deb")"
+	members=""
+	for f in $M73_FILES; do
+		need_pin "linux-source-7.3_$M73_VERSION:$f" >/dev/null
+		members="$members linux-source-7.3/$f"
+	done
+	# shellcheck disable=SC2086
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-7.3.tar.xz |
+		tar -xJ -C "$tmp" $members || die "extracting$members from $deb failed"
+	for f in $M73_FILES; do
+		verify "$tmp/linux-source-7.3/$f" "linux-source-7.3_$M73_VERSION:$f" ||
+			die "$f in $(basename "$deb") does not match base.sha256"
+	done
+	echo "$stamp" >"$tmp/linux-source-7.3/.stamp"
+	rm -rf "$m73_dir"
+	mv "$tmp/linux-source-7.3" "$m73_dir"
+	rm -rf "$tmp"
+	trap - EXIT
+	log "mainline 7.3 files ready in $m73_dir"
+	echo "$m73_dir"
+	;;
 mirrors)
 	apt_pick_mirrors "Give one: MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security"
 	echo "MIRROR=$MIRROR"
 	echo "SECURITY_MIRROR=$SECURITY_MIRROR"
 	;;
-*) die "usage: $0 [source|source-deb|config|busybox-arm64|mirrors]" ;;
+*) die "usage: $0 [source|source-deb|config|busybox-arm64|mainline-7.3|mirrors]" ;;
 esac

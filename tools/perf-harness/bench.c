@@ -1,18 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cost and trace-replay driver for the update paths of paths.c (the trace
- * replay runs the first three: the series, the 5.10 frequency path and v2).
+ * Cost and trace-replay driver.
  *
- *   bench cost PATH CAPACITY   run every update of every trace through one
- *                              path (perf, freq, v2 or m73) at that capacity and
- *                              print the counts; run it under callgrind with
- *                              --toggle-collect=h6_path_PATH for the cost
- *   bench replay OUTDIR        replay every trace through the three paths,
- *                              print the writes table, write OUTDIR/NAME.dat
- *   bench cycles CAPACITY N    time the four paths side by side in one run:
- *                              N rounds, each running every update of every
- *                              trace through each path in turn, and print the
- *                              median TSC ticks per update of each path
+ *   bench cost CB CAPACITY     call one ->adjust_perf callback compiled from
+ *                              kernel text (CB: series or m73, callback.c)
+ *                              with the hints of every update of the
+ *                              unlimited traces at that capacity, and print
+ *                              the counts; run it under callgrind with
+ *                              --toggle-collect=intel_cpufreq_adjust_perf
+ *                              for the instructions per call
+ *   bench cycles CAPACITY N    time both callbacks side by side in one run:
+ *                              N rounds, each calling each callback (in
+ *                              alternating order) with every update's hints,
+ *                              and print the median, lowest and highest TSC
+ *                              ticks per call; an empty function of the same
+ *                              signature, timed the same way, gives the
+ *                              overhead of the loop and the indirect call
+ *   bench replay OUTDIR        replay every trace through the three paths of
+ *                              paths.c ((a) the series' own callback, (b) and
+ *                              (c) models), print the writes table, write
+ *                              OUTDIR/NAME.dat
+ *
+ * The hints are schedutil's, as the series' governor computes them (7.3's
+ * bounds without uclamp): min_perf the DEADLINE bandwidth, target_perf
+ * map_util_perf(util) within [min_perf, capacity], max_perf the capacity.
+ * They are computed before the measurement, which covers the callback alone,
+ * from cached state to the value written to HWP_REQUEST.
  *
  * The utilization model is documented in Documentation/project/perf-harness.md:
  * PELT-like geometric averaging with y^32 = 1/2 per 1 ms period, util in
@@ -27,14 +40,11 @@
 #include <string.h>
 
 #include "paths.h"
+#include "callback.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #define HAVE_TSC 1
-#endif
-
-#ifdef H6_COUNT_DIV
-extern unsigned long h6_div_count;
 #endif
 
 #define HWP_LOWEST	8	/* 800 MHz */
@@ -144,43 +154,80 @@ static void setup(const struct trace *tr)
 	}
 }
 
-#define FIELD(v, s) ((int)(((v) >> (s)) & 0xff))
-
-static int cost(const char *path, unsigned long capacity)
+static void setup_cb(const struct h6_callback *cb)
 {
-	void (*fn)(unsigned long, unsigned long, unsigned long);
-	unsigned long updates = 0;
-	int i, k;
-
-	if (!strcmp(path, "perf"))
-		fn = h6_path_perf;
-	else if (!strcmp(path, "freq"))
-		fn = h6_path_freq;
-	else if (!strcmp(path, "v2"))
-		fn = h6_path_v2;
-	else if (!strcmp(path, "m73"))
-		fn = h6_path_m73;
-	else
-		return 2;
+	struct h6_model m;
 
 	setup(NULL);
+	h6_model_get(&m);
+	cb->init(&m);
+}
+
+struct hints { unsigned long min, target, max, capacity; };
+
+/* The hints of every update of the unlimited traces (the policy is the same
+ * throughout), at @capacity. */
+static struct hints *hints_of(unsigned long capacity, unsigned long *n)
+{
+	struct hints *h;
+	unsigned long c = 0;
+	int k, i;
+
+	for (k = 0; k < NTRACES; k++)
+		if (!traces[k].max_ratio)
+			c += traces[k].n;
+	h = calloc(c, sizeof(*h));
+	if (!h)
+		exit(1);
+	*n = 0;
 	for (k = 0; k < NTRACES; k++) {
-		/* the unlimited traces only: the policy is the same throughout */
 		if (traces[k].max_ratio)
 			continue;
 		for (i = 0; i < traces[k].n; i++) {
 			const struct update *u = &traces[k].u[i];
+			unsigned long util = u->util * capacity / 1024;
+			unsigned long dl = u->dl * capacity / 1024;
+			/* map_util_perf(): util + util / 4 */
+			unsigned long target = util + (util >> 2);
 
-			fn(u->util * capacity / 1024, u->dl * capacity / 1024, capacity);
-			updates++;
+			if (target > capacity)
+				target = capacity;
+			if (target < dl)
+				target = dl;
+			h[(*n)++] = (struct hints){ dl, target, capacity, capacity };
 		}
 	}
-	printf("path=%s capacity=%lu updates=%lu msr_reads=%lu msr_writes=%lu",
-	       path, capacity, updates, h6_msr_reads, h6_msr_writes);
-#ifdef H6_COUNT_DIV
-	printf(" src_divs=%lu", h6_div_count);
-#endif
-	printf("\n");
+	return h;
+}
+
+static const struct h6_callback *cb_of(const char *name)
+{
+	if (!strcmp(name, "series"))
+		return &h6_cb_series;
+	if (!strcmp(name, "m73"))
+		return &h6_cb_m73;
+	return NULL;
+}
+
+#define FIELD(v, s) ((int)(((v) >> (s)) & 0xff))
+
+static int cost(const char *name, unsigned long capacity)
+{
+	const struct h6_callback *cb = cb_of(name);
+	struct hints *h;
+	unsigned long n, i;
+
+	if (!cb)
+		return 2;
+	h = hints_of(capacity, &n);
+	setup_cb(cb);
+	for (i = 0; i < n; i++)
+		cb->adjust_perf(cb->policy, h[i].min, h[i].target, h[i].max,
+				h[i].capacity);
+	printf("callback=%s capacity=%lu calls=%lu msr_writes=%lu last=%#llx cur=%u\n",
+	       cb->name, capacity, n, cb->writes(),
+	       (unsigned long long)cb->msr(), cb->policy_cur());
+	free(h);
 	return 0;
 }
 
@@ -192,54 +239,74 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The overhead of the measurement: a call through the same kind of pointer. */
+static __attribute__((noinline, noipa)) void empty_cb(struct cpufreq_policy *policy,
+	unsigned long min_perf, unsigned long target_perf, unsigned long max_perf,
+	unsigned long capacity)
+{
+	(void)policy; (void)min_perf; (void)target_perf; (void)max_perf; (void)capacity;
+}
+
 static int cycles(unsigned long capacity, int rounds)
 {
-	static const char *names[4] = { "(a) series adjust_perf", "(b) 5.10 freq path",
-					"(c) v2 Dec 2020", "(d) mainline 7.3" };
-	void (*fns[4])(unsigned long, unsigned long, unsigned long) = {
-		h6_path_perf, h6_path_freq, h6_path_v2, h6_path_m73 };
-	double *t[4];
-	int r, p, k, i;
+	const struct h6_callback *cbs[2] = { &h6_cb_series, &h6_cb_m73 };
+	static const char *names[3] = { "series intel_cpufreq_adjust_perf",
+					"7.3 intel_cpufreq_adjust_perf",
+					"empty (loop + indirect call)" };
+	h6_adjust_perf_fn *volatile fns[3] = { h6_cb_series.adjust_perf,
+					       h6_cb_m73.adjust_perf, empty_cb };
+	struct hints *h;
+	unsigned long n;
+	double *t[3], *ratio;
+	int r, p, q;
 
 	if (rounds < 1 || rounds > 100000)
 		return 2;
-	for (p = 0; p < 4; p++) {
+	h = hints_of(capacity, &n);
+	for (p = 0; p < 3; p++) {
 		t[p] = calloc(rounds, sizeof(double));
 		if (!t[p])
 			return 1;
 	}
+	ratio = calloc(rounds, sizeof(double));
 	for (r = 0; r < rounds; r++) {
-		for (p = 0; p < 4; p++) {
-			unsigned long updates = 0;
+		for (q = 0; q < 3; q++) {
+			/* series, 7.3, empty; then 7.3, series, empty */
+			struct cpufreq_policy *policy;
+			h6_adjust_perf_fn *fn;
+			unsigned long i;
 			uint64_t t0, t1;
 
-			setup(NULL);
+			p = q == 2 ? 2 : (q ^ (r & 1));
+			fn = fns[p];
+			policy = p < 2 ? cbs[p]->policy : NULL;
+			if (p < 2)
+				setup_cb(cbs[p]);
 			_mm_lfence();
 			t0 = __rdtsc();
-			for (k = 0; k < NTRACES; k++) {
-				if (traces[k].max_ratio)
-					continue;
-				for (i = 0; i < traces[k].n; i++) {
-					const struct update *u = &traces[k].u[i];
-
-					fns[p](u->util * capacity / 1024,
-					       u->dl * capacity / 1024, capacity);
-					updates++;
-				}
-			}
+			_mm_lfence();
+			for (i = 0; i < n; i++)
+				fn(policy, h[i].min, h[i].target, h[i].max, h[i].capacity);
 			_mm_lfence();
 			t1 = __rdtsc();
-			t[p][r] = (double)(t1 - t0) / updates;
+			t[p][r] = (double)(t1 - t0) / n;
 		}
+		ratio[r] = t[0][r] / t[1][r];
 	}
-	printf("%-28s %8s %7s %14s %12s %12s\n", "path", "capacity", "rounds",
-	       "ticks/upd med", "min", "max");
-	for (p = 0; p < 4; p++) {
+	printf("%-36s %8s %7s %7s %14s %10s %10s\n", "callback (TSC ticks per call)",
+	       "capacity", "calls", "rounds", "median", "min", "max");
+	for (p = 0; p < 3; p++) {
 		qsort(t[p], rounds, sizeof(double), cmp_double);
-		printf("%-28s %8lu %7d %14.2f %12.2f %12.2f\n", names[p], capacity, rounds,
-		       t[p][rounds / 2], t[p][0], t[p][rounds - 1]);
-		free(t[p]);
+		printf("%-36s %8lu %7lu %7d %14.2f %10.2f %10.2f\n", names[p], capacity,
+		       n, rounds, t[p][rounds / 2], t[p][0], t[p][rounds - 1]);
 	}
+	qsort(ratio, rounds, sizeof(double), cmp_double);
+	printf("capacity %lu: series/7.3 ticks per call, median of the rounds' ratios = %.3f (min %.3f, max %.3f)\n",
+	       capacity, ratio[rounds / 2], ratio[0], ratio[rounds - 1]);
+	for (p = 0; p < 3; p++)
+		free(t[p]);
+	free(ratio);
+	free(h);
 	return 0;
 }
 #endif
@@ -262,19 +329,26 @@ static int replay(const char *outdir)
 		FILE *f;
 
 		for (p = 0; p < 3; p++) {
+			struct h6_model m;
+			u64 last;
+
 			setup(tr);
+			h6_model_get(&m);
+			h6_cb_series.init(&m);
 			for (i = 0; i < tr->n; i++) {
 				u64 r;
 
 				fns[p](tr->u[i].util, tr->u[i].dl, 1024);
-				r = h6_msr_hwp_request;
+				/* (a) is the series' callback, with its own state */
+				r = p ? h6_msr_hwp_request : h6_cb_series.msr();
 				lv[i][p * 3 + 0] = FIELD(r, 0);
 				lv[i][p * 3 + 1] = FIELD(r, 16);
 				lv[i][p * 3 + 2] = FIELD(r, 8);
 			}
-			w[p] = h6_msr_writes;
+			w[p] = p ? h6_msr_writes : h6_cb_series.writes();
+			last = p ? h6_msr_hwp_request : h6_cb_series.msr();
 			tot_w[p] += w[p];
-			if (h6_msr_hwp_request >> 24 != 0x80) {
+			if (last >> 24 != 0x80) {
 				fprintf(stderr, "%s/%s: EPP or high bits changed\n",
 					tr->name, names[p]);
 				return 1;
@@ -324,7 +398,7 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "cycles"))
 		return cycles(strtoul(argv[2], NULL, 0), atoi(argv[3]));
 #endif
-	fprintf(stderr, "usage: %s cost perf|freq|v2|m73 CAPACITY | replay OUTDIR | cycles CAPACITY ROUNDS\n",
+	fprintf(stderr, "usage: %s cost series|m73 CAPACITY | replay OUTDIR | cycles CAPACITY ROUNDS\n",
 		argv[0]);
 	return 2;
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Cost table (callgrind), replay table and plots for the perf harness.
-# Usage: bench.sh OUTDIR   (OUTDIR holds bench and bench-countdiv; see Makefile)
+# Instructions (callgrind) and TSC ticks per call of the two ->adjust_perf
+# callbacks compiled from kernel text, replay table and plots.
+# Usage: bench.sh OUTDIR   (OUTDIR holds bench; see Makefile)
 set -e
 OUT=$1
 HARNESS=$(cd "$(dirname "$0")" && pwd)
@@ -11,21 +12,19 @@ cd "$OUT"
 # callgrind reports them for the main object).
 objdump -d --no-show-raw-insn bench | awk '$2 ~ /^i?div/ { sub(":", "", $1); print $1 }' > divaddr.txt
 
-echo "== cost per update (callgrind, Ir inclusive of the path function; divisions = executed div/idiv instructions) =="
-printf '%-28s %8s %9s %9s %9s %9s %9s %10s\n' path capacity updates "instr/upd" "div/upd" "div(src)" "rd/upd" "wr/upd"
+echo "== ->adjust_perf callbacks compiled from kernel text: series (KSRC) and mainline 7.3, $(${CC:-gcc} --version | head -1), ${CFLAGS:--O2 -g}"
+echo "== instructions per call (callgrind, Ir inclusive of intel_cpufreq_adjust_perf; divisions = executed div/idiv instructions) =="
+printf '%-34s %8s %8s %10s %9s %9s %8s\n' callback capacity calls "instr/call" "div/call" "wr/call" "cur"
 for cap in $CAPS; do
-	for p in perf freq v2 m73; do
+	for p in series m73; do
 		case $p in
-		perf) name="(a) series adjust_perf";;
-		freq) name="(b) 5.10 freq path";;
-		v2)   name="(c) v2 Dec 2020";;
-		m73)  name="(d) mainline 7.3";;
+		series) name="series intel_cpufreq_adjust_perf";;
+		m73)    name="7.3 intel_cpufreq_adjust_perf";;
 		esac
 		cg=cg.$p.$cap
-		valgrind --tool=callgrind --callgrind-out-file=$cg --toggle-collect=h6_path_$p \
+		valgrind --tool=callgrind --callgrind-out-file=$cg --toggle-collect=intel_cpufreq_adjust_perf \
 			--dump-instr=yes --compress-pos=no --compress-strings=no \
 			./bench cost $p $cap > cost.$p.$cap.txt 2> cg.$p.$cap.log
-		src=$(./bench-countdiv cost $p $cap | sed -n 's/.*src_divs=\([0-9]*\).*/\1/p')
 		# Sum the self cost of the instructions at div addresses in the
 		# main object; the line after a calls= line is an inclusive call
 		# cost and is skipped.
@@ -37,27 +36,25 @@ for cap in $CAPS; do
 			inbin && /^0x/ { a = $1; sub(/^0x0*/, "0x", a); if (a in d) s += $3 }
 			END { print s + 0 }' divaddr.txt $cg)
 		ir=$(sed -n 's/^totals: *//p' $cg)
-		# map_util_freq() always divides: a zero here means the dump was
-		# not matched against the binary, not that there was no division.
-		if [ $p = freq ] && [ "$divs" -eq 0 ]; then
-			echo "bench: no division found in the frequency path: callgrind dump not matched" >&2
+		# 7.3 divides for every hint below the capacity: a zero here
+		# means the dump was not matched against the binary.
+		if [ $p = m73 ] && [ "$divs" -eq 0 ]; then
+			echo "bench: no division found in 7.3's callback: callgrind dump not matched" >&2
 			exit 1
 		fi
-		set -- $(sed -n 's/.*updates=\([0-9]*\) msr_reads=\([0-9]*\) msr_writes=\([0-9]*\).*/\1 \2 \3/p' cost.$p.$cap.txt)
-		awk -v n="$name" -v c=$cap -v u=$1 -v ir=$ir -v dv=$divs -v sd=$src -v r=$2 -v w=$3 'BEGIN {
-			printf "%-28s %8d %9d %9.1f %9.3f %9.3f %9.3f %10.3f\n", n, c, u, ir / u, dv / u, sd / u, r / u, w / u }'
-		echo "$p $cap $1 $ir $divs $src $2 $3" >> cost.tsv.new
+		set -- $(sed -n 's/.*calls=\([0-9]*\) msr_writes=\([0-9]*\).* cur=\([0-9]*\).*/\1 \2 \3/p' cost.$p.$cap.txt)
+		awk -v n="$name" -v c=$cap -v u=$1 -v ir=$ir -v dv=$divs -v w=$2 -v cur=$3 'BEGIN {
+			printf "%-34s %8d %8d %10.2f %9.3f %9.3f %8d\n", n, c, u, ir / u, dv / u, w / u, cur }'
+		echo "$p $cap $1 $ir $divs $2" >> cost.tsv.new
 	done
 done
 mv cost.tsv.new cost.tsv
-awk '{ k = $2; ipu[$1 "," k] = $4 / $3 } END {
-	for (k in ipu) { split(k, a, ","); caps[a[2]] = 1 }
-	for (c in caps) {
-		printf "capacity %d: (a)/(b) instructions = %.2f (goal <= 0.50)\n", c, ipu["perf," c] / ipu["freq," c]
-		printf "capacity %d: (a)/(d) instructions = %.2f (goal <= 1.00)\n", c, ipu["perf," c] / ipu["m73," c] } }' cost.tsv
+awk '{ ipu[$1 "," $2] = $4 / $3; caps[$2] = 1 } END {
+	for (c in caps)
+		printf "capacity %d: series/7.3 instructions per call = %.3f (goal <= 1.000)\n", c, ipu["series," c] / ipu["m73," c] }' cost.tsv
 
 echo
-echo "== time per update, side by side in one run (TSC ticks, not core cycles; median of ${BENCH_ROUNDS:-201} rounds of every update of every trace through each path in turn) =="
+echo "== TSC ticks per call, side by side in one run (not core cycles; ${BENCH_ROUNDS:-201} rounds, alternating order, medians) =="
 for cap in $CAPS; do
 	./bench cycles $cap ${BENCH_ROUNDS:-201}
 done

@@ -1,29 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The three per-update paths, compiled in user space.
+ * The per-update paths of the trace replay, in user space.
  *
- * What comes from the kernel tree (KSRC), unmodified:
- *  - drivers/cpufreq/intel_pstate_perf.h: hwp_perf_select(), hwp_perf_scale(),
- *    hwp_perf_request() (the series);
- *  - include/linux/sched/cpufreq.h: map_util_perf() and map_util_freq()
- *    (map_util_freq() is arithmetically the base's (freq + (freq >> 2)) *
- *    util / cap; the series only names the headroom);
- *  - arch/x86/include/asm/msr-index.h: HWP_* field macros, MSR numbers.
+ * (a) the series is compiled from kernel text: h6_path_perf() computes
+ * schedutil's hints (7.3's bounds without uclamp, as the series' governor
+ * does) and calls the series' own intel_cpufreq_adjust_perf(), extracted
+ * from KSRC's intel_pstate.c into callback.c (see callback.c, extract.awk).
  *
- * What is re-expressed here, because it is static in intel_pstate.c (which
- * cannot be built in user space): intel_cpufreq_adjust_perf() with
- * intel_cpufreq_perf_request()/intel_cpufreq_hwp_limits() and the
- * invariance reference of intel_pstate_perf_ref() (series),
- * intel_cpufreq_fast_switch(), update_turbo_state(),
- * intel_cpufreq_update_pstate(), intel_pstate_prepare_request() and
- * intel_cpufreq_adjust_hwp() (base 5.10), cpufreq_driver_resolve_freq()
- * (for intel_cpufreq, which has neither ->target_index nor ->resolve_freq,
- * it is exactly clamp_val(freq, policy->min, policy->max)), and the v2
- * ->adjust_perf() written from DESIGN.md section 5.  Tracing (a disabled
- * tracepoint, a patched-out jump) and the schedutil bookkeeping around the
- * driver call are left out of all three alike.
- *
- * rdmsrl()/wrmsrl() are modelled as counters on an in-memory register.
+ * (b) and (c) are models, re-expressed here because the code they model is
+ * not in any tree the harness has (c) or is static in a file that the
+ * harness does not extract (b); they serve the replay table and the plots,
+ * not a cost claim:
+ *  - (b) the 5.10 frequency path: intel_cpufreq_fast_switch(),
+ *    update_turbo_state(), intel_cpufreq_update_pstate(),
+ *    intel_pstate_prepare_request() and intel_cpufreq_adjust_hwp() of base
+ *    5.10, cpufreq_driver_resolve_freq() (for intel_cpufreq, which has
+ *    neither ->target_index nor ->resolve_freq, exactly clamp_val(freq,
+ *    policy->min, policy->max)), with map_util_freq() from KSRC's
+ *    include/linux/sched/cpufreq.h;
+ *  - (c) the December 2020 v2 ->adjust_perf() written from DESIGN.md
+ *    section 5.
+ * rdmsrl()/wrmsrl() of the models are counters on an in-memory register.
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -35,12 +32,12 @@
 #include "intel_pstate_perf.h"
 
 #include "paths.h"
+#include "callback.h"
 
 struct h6_cpu h6_cpu;
 struct h6_global h6_global;
 u64 h6_msr_misc_enable, h6_msr_hwp_request;
 unsigned long h6_msr_reads, h6_msr_writes;
-unsigned int h6_policy_cur;
 #ifdef H6_COUNT_DIV
 unsigned long h6_div_count;
 #endif
@@ -107,47 +104,27 @@ void h6_model_init(int lowest, int guaranteed, int highest)
 	h6_msr_reads = h6_msr_writes = 0;
 }
 
-/* ---- (a) the series ---------------------------------------------------- */
-
-/* intel_cpufreq_hwp_limits() of the series: cached values only */
-static struct hwp_perf_limits h6_hwp_limits(struct h6_cpu *cpu)
+/* The state of the model as the callbacks of callback.c take it. */
+void h6_model_get(struct h6_model *m)
 {
-	u64 hwp_cap = READ_ONCE(cpu->hwp_cap_cached);
-	struct hwp_perf_limits lim = {
-		.ref = READ_ONCE(cpu->hwp_perf_ref),
+	const struct h6_cpu *cpu = &h6_cpu;
+
+	*m = (struct h6_model){
 		.lowest = cpu->min_pstate,
-		.min_ratio = READ_ONCE(cpu->min_perf_ratio),
-		.max_ratio = READ_ONCE(cpu->max_perf_ratio),
+		.guaranteed = cpu->max_pstate,
+		.highest = cpu->turbo_pstate,
+		.min_ratio = cpu->min_perf_ratio,
+		.max_ratio = cpu->max_perf_ratio,
+		.ref = cpu->hwp_perf_ref,
+		.scaling = cpu->scaling,
+		.no_turbo = h6_global.no_turbo,
+		.turbo_disabled = h6_global.turbo_disabled,
+		.dec = false,
+		.req = cpu->hwp_req_cached,
 	};
-
-	if (READ_ONCE(h6_global.no_turbo) || READ_ONCE(h6_global.turbo_disabled))
-		lim.cap = HWP_GUARANTEED_PERF(hwp_cap);
-	else
-		lim.cap = HWP_HIGHEST_PERF(hwp_cap);
-
-	return lim;
 }
 
-/* intel_cpufreq_perf_request() + intel_cpufreq_adjust_perf() of the series */
-static void h6_adjust_perf(unsigned long min_perf, unsigned long target_perf,
-			   unsigned long max_perf, unsigned long capacity)
-{
-	struct h6_cpu *cpu = &h6_cpu;
-	struct hwp_perf_limits lim = h6_hwp_limits(cpu);
-	struct hwp_perf_levels l;
-	u64 prev = READ_ONCE(cpu->hwp_req_cached), value;
-
-	l = hwp_perf_select(&lim, min_perf, target_perf, max_perf, capacity);
-	value = hwp_perf_request(prev, &l);
-	cpu->current_pstate = l.desired;
-
-	if (value != prev) {
-		WRITE_ONCE(cpu->hwp_req_cached, value);
-		wrmsrl(MSR_HWP_REQUEST, value);
-	}
-	/* policy->cur follows the request */
-	WRITE_ONCE(h6_policy_cur, cpu->current_pstate * cpu->scaling);
-}
+/* ---- (a) the series: its own callback (callback.c) ----------------------- */
 
 H6_PATH void h6_path_perf(unsigned long util, unsigned long dl_bw,
 			  unsigned long capacity)
@@ -159,7 +136,8 @@ H6_PATH void h6_path_perf(unsigned long util, unsigned long dl_bw,
 	 */
 	unsigned long target = min(map_util_perf(util), capacity);
 
-	h6_adjust_perf(dl_bw, max(target, dl_bw), capacity, capacity);
+	h6_cb_series.adjust_perf(h6_cb_series.policy, dl_bw, max(target, dl_bw),
+				 capacity, capacity);
 }
 
 /* ---- (b) the 5.10 frequency path ---------------------------------------- */
@@ -306,79 +284,4 @@ H6_PATH void h6_path_v2(unsigned long util, unsigned long dl_bw,
 			unsigned long capacity)
 {
 	h6_adjust_perf_v2(map_util_perf(dl_bw), map_util_perf(util), capacity);
-}
-
-/* ---- (d) mainline 7.3 ->adjust_perf() ------------------------------------ */
-
-/*
- * Written from Debian's linux-source-7.3 (7.3.4), intel_cpufreq_adjust_perf()
- * and intel_cpufreq_hwp_update(), in our words: the capacity level is the
- * highest HWP level from the cached capabilities, or the guaranteed one with
- * no_turbo (no MSR read, no reference ratio: the hints are scaled to the
- * capacity level itself); a hint below the capacity is scaled with a
- * rounded-up division; MIN is raised to the lowest level and the policy
- * minimum and capped at the policy maximum; MAX comes from max_perf the same
- * way, is capped at the policy maximum and raised to MIN; DESIRED is
- * clamped to them and masked with a global mask (0 where DESIRED is not
- * used); policy->cur is not updated.  The governor's side is 7.3's
- * schedutil without uclamp: the DEADLINE bandwidth required, without
- * headroom, the capacity allowed, the target with headroom within them.
- */
-static u32 h6_hwp_desired_mask = ~0U;
-
-static void h6_hwp_update_m73(struct h6_cpu *cpu, u32 min, u32 max, u32 desired)
-{
-	u64 prev = READ_ONCE(cpu->hwp_req_cached), value;
-
-	value = prev & ~(u64)(HWP_MIN_PERF(~0L) | HWP_MAX_PERF(~0L) |
-			      HWP_DESIRED_PERF(~0L));
-	value |= HWP_MIN_PERF(min) | HWP_MAX_PERF(max) |
-		 HWP_DESIRED_PERF(desired & READ_ONCE(h6_hwp_desired_mask));
-
-	if (value == prev)
-		return;
-
-	WRITE_ONCE(cpu->hwp_req_cached, value);
-	wrmsrl(MSR_HWP_REQUEST, value);
-}
-
-static int h6_scale_m73(unsigned long perf, unsigned long capacity, int cap_pstate)
-{
-	if (perf >= capacity)
-		return cap_pstate;
-	return DIV_ROUND_UP(cap_pstate * perf, capacity);
-}
-
-static void h6_adjust_perf_m73(unsigned long min_perf, unsigned long target_perf,
-			       unsigned long max_perf, unsigned long capacity)
-{
-	struct h6_cpu *cpu = &h6_cpu;
-	u64 hwp_cap = READ_ONCE(cpu->hwp_cap_cached);
-	int cap_pstate, min_pstate, max_pstate, target_pstate;
-
-	cap_pstate = READ_ONCE(h6_global.no_turbo) ? HWP_GUARANTEED_PERF(hwp_cap) :
-						      HWP_HIGHEST_PERF(hwp_cap);
-
-	target_pstate = h6_scale_m73(target_perf, capacity, cap_pstate);
-	min_pstate = h6_scale_m73(min_perf, capacity, cap_pstate);
-	min_pstate = max(min_pstate, cpu->min_pstate);
-	min_pstate = max(min_pstate, cpu->min_perf_ratio);
-	min_pstate = min(min_pstate, cpu->max_perf_ratio);
-
-	max_pstate = h6_scale_m73(max_perf, capacity, cap_pstate);
-	max_pstate = min(max_pstate, cpu->max_perf_ratio);
-	max_pstate = max(max_pstate, min_pstate);
-
-	target_pstate = clamp_t(int, target_pstate, min_pstate, max_pstate);
-
-	h6_hwp_update_m73(cpu, min_pstate, max_pstate, target_pstate);
-	cpu->current_pstate = target_pstate;
-}
-
-H6_PATH void h6_path_m73(unsigned long util, unsigned long dl_bw,
-			 unsigned long capacity)
-{
-	unsigned long target = min(map_util_perf(util), capacity);
-
-	h6_adjust_perf_m73(dl_bw, max(target, dl_bw), capacity, capacity);
 }

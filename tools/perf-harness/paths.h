@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The update paths whose cost the harness measures, on a model of the
+ * The update paths of the trace replay; (b) and (c) on a model of the
  * driver state they read.  See paths.c and Documentation/project/perf-harness.md.
  */
 #ifndef H6_PATHS_H
@@ -40,15 +40,15 @@ extern struct h6_global h6_global;
 extern u64 h6_msr_misc_enable, h6_msr_hwp_request;
 extern unsigned long h6_msr_reads, h6_msr_writes;
 
-/* (a) the series: schedutil's headroom + ->adjust_perf() */
+/* (a) the series: schedutil's hints + its own ->adjust_perf() (callback.c) */
 void h6_path_perf(unsigned long util, unsigned long dl_bw, unsigned long capacity);
 /* (b) 5.10: map_util_freq + resolve + ->fast_switch() */
 void h6_path_freq(unsigned long util, unsigned long dl_bw, unsigned long capacity);
 /* (c) the December 2020 v2 ->adjust_perf(), from DESIGN.md section 5 */
 void h6_path_v2(unsigned long util, unsigned long dl_bw, unsigned long capacity);
-/* (d) mainline 7.3's schedutil bounds + ->adjust_perf(), from Debian's source */
-void h6_path_m73(unsigned long util, unsigned long dl_bw, unsigned long capacity);
 
 void h6_model_init(int lowest, int guaranteed, int highest);
+struct h6_model;
+void h6_model_get(struct h6_model *m);
 
 #endif

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One ->adjust_perf callback compiled from kernel text: the file that the
+ * Makefile generates with extract.awk (H6_CB_TEXT, the functions of
+ * H6_CB.fns taken verbatim from an intel_pstate.c) is included below, after
+ * the shims for what those functions use of the driver.  The Makefile
+ * builds this file twice, with the same compiler and flags: H6_CB=series
+ * from KSRC (the tree with the series) and H6_CB=m73 from Debian's
+ * linux-source-7.3.  The shims are the same for both; each callback uses
+ * the fields it reads.
+ *
+ * Shims (the kernel's definitions where they matter to the code generated):
+ *  - struct cpudata, struct pstate_data, struct global_params: the fields
+ *    the callbacks read, with the kernel's types; all_cpu_data, global,
+ *    hwp_dec (series), hwp_desired_mask (7.3): file-scope statics as in
+ *    intel_pstate.c, written by h6_init() so that the compiler cannot
+ *    assume their values;
+ *  - struct cpufreq_policy: cpu and cur;
+ *  - wrmsrl() (5.10) and wrmsrq() (7.3): a store of the value to a variable
+ *    and a count; wrmsrq_on_cpu() the same (not reached: 7.3's callback
+ *    passes fast_switch = true);
+ *  - intel_cpufreq_trace(): empty.  In the kernel it returns at once behind
+ *    the pstate_sample tracepoint's static key (a patched-out jump) unless
+ *    the tracepoint is enabled;
+ *  - the HWP_* macros from KSRC's arch/x86/include/asm/msr-index.h, and
+ *    READ_ONCE()/WRITE_ONCE()/DIV_ROUND_UP()/clamp_t() and friends from
+ *    include/linux/kernel.h of the harness.
+ */
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+#include <asm/msr-index.h>
+
+#include "intel_pstate_perf.h"	/* series: hwp_perf_select() etc.; unused by 7.3 */
+#include "callback.h"
+
+#define __read_mostly
+#define __ro_after_init
+
+struct pstate_data {
+	int	current_pstate;
+	int	min_pstate;
+	int	max_pstate;
+	int	max_pstate_physical;
+	int	scaling;
+	int	turbo_pstate;
+	unsigned int max_freq;
+	unsigned int turbo_freq;
+};
+
+struct cpudata {
+	int cpu;
+	struct pstate_data pstate;
+	int32_t	min_perf_ratio;
+	int32_t	max_perf_ratio;
+	u64 hwp_req_cached;
+	u64 hwp_cap_cached;
+	int hwp_perf_ref;	/* series */
+	u32 hwp_perf_ratios;	/* series */
+};
+
+struct global_params {
+	bool no_turbo;
+	bool turbo_disabled;
+	int max_perf_pct;
+	int min_perf_pct;
+};
+
+struct cpufreq_policy {
+	unsigned int cpu;
+	unsigned int cur;
+};
+
+static struct cpudata **all_cpu_data;
+static struct global_params global;
+static bool hwp_dec __ro_after_init;
+static u32 hwp_desired_mask __read_mostly = ~0U;
+
+static u64 h6_msr_value;
+static unsigned long h6_msr_count;
+
+static inline void h6_wrmsr(unsigned int msr, u64 val)
+{
+	(void)msr;
+	WRITE_ONCE(h6_msr_value, val);
+	h6_msr_count++;
+}
+#define wrmsrl(msr, val)		h6_wrmsr((msr), (val))
+#define wrmsrq(msr, val)		h6_wrmsr((msr), (val))
+#define wrmsrq_on_cpu(cpu, msr, val)	h6_wrmsr((msr), (val))
+
+#define	INTEL_PSTATE_TRACE_TARGET 10
+#define	INTEL_PSTATE_TRACE_FAST_SWITCH 90
+
+static inline void intel_cpufreq_trace(struct cpudata *cpu, unsigned int trace_type,
+				       int old_pstate)
+{
+	(void)cpu; (void)trace_type; (void)old_pstate;
+}
+
+#include H6_CB_TEXT
+
+#define H6_CAT2(a, b) a##b
+#define H6_CAT(a, b) H6_CAT2(a, b)
+#define H6_SYM(s) H6_CAT(H6_CAT(h6_, H6_CB), s)
+#define H6_STR2(s) #s
+#define H6_STR(s) H6_STR2(s)
+
+static struct cpudata h6_cpudata;
+static struct cpudata *h6_cpus[1] = { &h6_cpudata };
+static struct cpufreq_policy h6_policy;
+
+static void h6_init(const struct h6_model *m)
+{
+	struct cpudata *cpu = &h6_cpudata;
+
+	cpu->cpu = 0;
+	cpu->pstate.min_pstate = m->lowest;
+	cpu->pstate.max_pstate = m->guaranteed;
+	cpu->pstate.max_pstate_physical = m->guaranteed;
+	cpu->pstate.turbo_pstate = m->highest;
+	cpu->pstate.scaling = m->scaling;
+	cpu->pstate.current_pstate = m->lowest;
+	cpu->pstate.max_freq = m->guaranteed * m->scaling;
+	cpu->pstate.turbo_freq = m->highest * m->scaling;
+	cpu->min_perf_ratio = m->min_ratio;
+	cpu->max_perf_ratio = m->max_ratio;
+	/* intel_pstate_publish_perf_ratios() of the series */
+	cpu->hwp_perf_ratios = (u32)(m->min_ratio & 0xffff) |
+			       (u32)(m->max_ratio & 0xffff) << 16;
+	cpu->hwp_cap_cached = (u64)m->highest | (u64)m->guaranteed << 8 |
+			      (u64)m->lowest << 16 | (u64)m->lowest << 24;
+	cpu->hwp_perf_ref = m->ref;
+	cpu->hwp_req_cached = m->req;
+	all_cpu_data = h6_cpus;
+	global.no_turbo = m->no_turbo;
+	global.turbo_disabled = m->turbo_disabled;
+	/* as the drivers' init does with Dynamic Efficiency Control */
+	hwp_dec = m->dec;
+	hwp_desired_mask = m->dec ? 0 : ~0U;
+	h6_policy.cpu = 0;
+	h6_policy.cur = m->lowest * m->scaling;
+	h6_msr_value = m->req;
+	h6_msr_count = 0;
+}
+
+static u64 h6_msr(void) { return h6_msr_value; }
+static unsigned long h6_writes(void) { return h6_msr_count; }
+static unsigned int h6_policy_cur(void) { return READ_ONCE(h6_policy.cur); }
+static int h6_current_pstate(void) { return h6_cpudata.pstate.current_pstate; }
+
+/*
+ * The callback's address escapes, as it does into struct cpufreq_driver in
+ * the kernel: it is compiled as a function of its own, with its own
+ * signature, and the bench calls it through the pointer, as the cpufreq
+ * core does.
+ */
+const struct h6_callback H6_CAT(h6_cb_, H6_CB) = {
+	.name = H6_STR(H6_CB),
+	.adjust_perf = intel_cpufreq_adjust_perf,
+	.policy = &h6_policy,
+	.init = h6_init,
+	.msr = h6_msr,
+	.writes = h6_writes,
+	.policy_cur = h6_policy_cur,
+	.current_pstate = h6_current_pstate,
+};
