@@ -1,0 +1,1196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test-only cpufreq driver with ->adjust_perf(), and a KUnit suite that
+ * checks, in a booted kernel, how the cpufreq core and schedutil use it.
+ *
+ * The driver has a small frequency table and implements ->target_index(),
+ * ->fast_switch() and ->adjust_perf().  It changes nothing in hardware: every
+ * callback only records its arguments in a per-CPU record (call counts, the
+ * last and largest performance hints, the shortest time between two
+ * ->adjust_perf() calls, calls made in the wrong context).  The suite
+ * registers it in the configurations it needs (with or without
+ * ->adjust_perf(), with or without fast switching, one policy per CPU or one
+ * policy for all CPUs), puts real load on a CPU with a CPU-bound kthread and
+ * checks what schedutil asked of the driver.
+ *
+ * Which callback schedutil must reach depends on frequency invariance:
+ * ->adjust_perf() where the scheduler's utilization is frequency-invariant,
+ * ->fast_switch() where it is not.  On arm64 invariance follows from the
+ * registered driver itself (the cpufreq core enables it for any driver that
+ * is not a ->setpolicy() one), so the perf path runs there.  On x86 it needs
+ * the APERF/MPERF counters, which QEMU TCG does not have, so the frequency
+ * fallback runs there; the x86-only cases also force invariance on and watch
+ * the kernel take it away again while the load runs.
+ *
+ * For testing only: it is useless, and harmful to frequency scaling, on a
+ * real system.
+ *
+ * HARNESS ONLY, not part of the series: an external module built against
+ * a configured test kernel (make -C <tree> O=<build> M=<dir>, see
+ * tools/build-test-module.sh) and loaded only in the test guests of make
+ * check.  The suite runs when the module is loaded (insmod) and prints its
+ * TAP to the kernel log.  The module refuses to load, changing nothing,
+ * where another cpufreq driver is registered.  What it uses that 5.10
+ * does not export comes from harness-exports.patch, which the harness
+ * applies on top of the series for the test kernels only.
+ */
+
+#define pr_fmt(fmt) "cpufreq-perf-test: " fmt
+
+#include <kunit/test.h>
+#include <linux/cpu.h>
+#include <linux/cpufreq.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/kobject.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/topology.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/topology.h>
+#include <uapi/linux/sched/types.h>
+
+/* Rate limit that schedutil derives from policy->transition_delay_us. */
+#define PT_RATE_LIMIT_US	20000
+/* Clock skew allowed between the governor's rq clock and local_clock(). */
+#define PT_RATE_SLACK_NS	(2 * NSEC_PER_MSEC)
+
+static struct cpufreq_frequency_table pt_freq_table[] = {
+	{ .frequency = 400000 },
+	{ .frequency = 800000 },
+	{ .frequency = 1200000 },
+	{ .frequency = 1600000 },
+	{ .frequency = CPUFREQ_TABLE_END },
+};
+
+#define PT_MIN_FREQ	400000
+#define PT_MAX_FREQ	1600000
+
+/* The callback that set the request a CPU runs with. */
+enum pt_call {
+	PT_CALL_NONE,
+	PT_CALL_TARGET,
+	PT_CALL_FAST_SWITCH,
+	PT_CALL_ADJUST_PERF,
+};
+
+/* What the driver saw for one CPU. */
+struct pt_record {
+	unsigned long adjust_perf_calls;
+	unsigned long fast_switch_calls;
+	unsigned long target_calls;
+	/* calls with interrupts on, or for another CPU than the local one */
+	unsigned long bad_context;
+	/* ->adjust_perf() calls without min <= target <= max <= capacity */
+	unsigned long bad_hints;
+	unsigned long last_min_perf;
+	unsigned long last_target_perf;
+	unsigned long last_max_perf;
+	unsigned long last_capacity;
+	unsigned long max_target_perf;
+	/* the highest min_perf and the lowest max_perf seen */
+	unsigned long max_min_perf;
+	unsigned long min_max_perf;
+	u64 last_adjust_ns;
+	u64 min_adjust_gap_ns;
+	unsigned int last_freq;
+	/* device state, kept by pt_reset(): */
+	unsigned int cur_freq;
+	enum pt_call last_call;
+};
+
+struct pt_cpu {
+	raw_spinlock_t lock;
+	struct pt_record rec;
+};
+
+static DEFINE_PER_CPU(struct pt_cpu, pt_cpus);
+
+/* How the next registration of the driver behaves. */
+static struct {
+	bool shared;		/* one policy for all CPUs */
+	bool fast_switch;	/* policy->fast_switch_possible */
+	unsigned int rate_limit_us;
+} pt_cfg;
+
+static atomic_t pt_inits = ATOMIC_INIT(0);
+static atomic_t pt_exits = ATOMIC_INIT(0);
+
+static void pt_reset(unsigned int cpu)
+{
+	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
+	enum pt_call last_call;
+	unsigned int cur_freq;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pc->lock, flags);
+	cur_freq = pc->rec.cur_freq;
+	last_call = pc->rec.last_call;
+	memset(&pc->rec, 0, sizeof(pc->rec));
+	pc->rec.min_adjust_gap_ns = U64_MAX;
+	pc->rec.min_max_perf = ULONG_MAX;
+	pc->rec.cur_freq = cur_freq;
+	pc->rec.last_call = last_call;
+	raw_spin_unlock_irqrestore(&pc->lock, flags);
+}
+
+static void pt_snapshot(unsigned int cpu, struct pt_record *rec)
+{
+	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pc->lock, flags);
+	*rec = pc->rec;
+	raw_spin_unlock_irqrestore(&pc->lock, flags);
+}
+
+static void pt_set_cur_freq(const struct cpumask *cpus, unsigned int freq)
+{
+	unsigned long flags;
+	unsigned int cpu;
+
+	for_each_cpu(cpu, cpus) {
+		struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
+
+		raw_spin_lock_irqsave(&pc->lock, flags);
+		pc->rec.cur_freq = freq;
+		raw_spin_unlock_irqrestore(&pc->lock, flags);
+	}
+}
+
+static int pt_cpufreq_init(struct cpufreq_policy *policy)
+{
+	if (pt_cfg.shared)
+		cpumask_copy(policy->cpus, cpu_possible_mask);
+
+	policy->freq_table = pt_freq_table;
+	policy->cpuinfo.transition_latency = 100 * NSEC_PER_USEC;
+	policy->transition_delay_us = pt_cfg.rate_limit_us;
+	policy->fast_switch_possible = pt_cfg.fast_switch;
+	/* Start low, so that load has to raise the frequency. */
+	pt_set_cur_freq(policy->cpus, PT_MIN_FREQ);
+	atomic_inc(&pt_inits);
+
+	return 0;
+}
+
+static int pt_cpufreq_exit(struct cpufreq_policy *policy)
+{
+	atomic_inc(&pt_exits);
+	return 0;
+}
+
+static unsigned int pt_cpufreq_get(unsigned int cpu)
+{
+	struct pt_record rec;
+
+	pt_snapshot(cpu, &rec);
+	return rec.cur_freq;
+}
+
+static int pt_cpufreq_target_index(struct cpufreq_policy *policy,
+				   unsigned int index)
+{
+	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, policy->cpu);
+	unsigned int freq = policy->freq_table[index].frequency;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pc->lock, flags);
+	pc->rec.target_calls++;
+	pc->rec.last_call = PT_CALL_TARGET;
+	pc->rec.last_freq = freq;
+	raw_spin_unlock_irqrestore(&pc->lock, flags);
+	pt_set_cur_freq(policy->cpus, freq);
+
+	return 0;
+}
+
+static unsigned int pt_cpufreq_fast_switch(struct cpufreq_policy *policy,
+					   unsigned int target_freq)
+{
+	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, policy->cpu);
+
+	raw_spin_lock(&pc->lock);
+	pc->rec.fast_switch_calls++;
+	pc->rec.last_call = PT_CALL_FAST_SWITCH;
+	if (!irqs_disabled())
+		pc->rec.bad_context++;
+	pc->rec.last_freq = target_freq;
+	raw_spin_unlock(&pc->lock);
+	pt_set_cur_freq(policy->cpus, target_freq);
+
+	return target_freq;
+}
+
+static void pt_cpufreq_adjust_perf(struct cpufreq_policy *policy,
+				   unsigned long min_perf,
+				   unsigned long target_perf,
+				   unsigned long max_perf,
+				   unsigned long capacity)
+{
+	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, policy->cpu);
+	u64 now = local_clock();
+	struct pt_record *rec = &pc->rec;
+
+	raw_spin_lock(&pc->lock);
+	rec->adjust_perf_calls++;
+	rec->last_call = PT_CALL_ADJUST_PERF;
+	if (!irqs_disabled() || policy->cpu != smp_processor_id() ||
+	    !cpumask_equal(policy->cpus, cpumask_of(policy->cpu)))
+		rec->bad_context++;
+	if (min_perf > target_perf || target_perf > max_perf ||
+	    max_perf > capacity)
+		rec->bad_hints++;
+	rec->last_min_perf = min_perf;
+	rec->last_target_perf = target_perf;
+	rec->last_max_perf = max_perf;
+	rec->last_capacity = capacity;
+	if (target_perf > rec->max_target_perf)
+		rec->max_target_perf = target_perf;
+	if (min_perf > rec->max_min_perf)
+		rec->max_min_perf = min_perf;
+	if (max_perf < rec->min_max_perf)
+		rec->min_max_perf = max_perf;
+	if (rec->last_adjust_ns && now - rec->last_adjust_ns < rec->min_adjust_gap_ns)
+		rec->min_adjust_gap_ns = now - rec->last_adjust_ns;
+	rec->last_adjust_ns = now;
+	raw_spin_unlock(&pc->lock);
+}
+
+static struct cpufreq_driver pt_driver = {
+	.name		= "perf-test",
+	/* As intel_pstate with HWP: hear about every change of the limits. */
+	.flags		= CPUFREQ_NEED_UPDATE_LIMITS,
+	.init		= pt_cpufreq_init,
+	.exit		= pt_cpufreq_exit,
+	.verify		= cpufreq_generic_frequency_table_verify,
+	.get		= pt_cpufreq_get,
+	.target_index	= pt_cpufreq_target_index,
+	.fast_switch	= pt_cpufreq_fast_switch,
+	.adjust_perf	= pt_cpufreq_adjust_perf,
+	.attr		= cpufreq_generic_attr,
+};
+
+/* ------------------------------------------------------------------------ */
+
+#define PT_MAX_HOGS	4
+
+struct pt_ctx {
+	bool registered;
+	/* x86 invariance key state to restore, if a case changed it */
+	bool inv_saved;
+	bool inv_was_on;
+	/* CPUs a case took offline and has not brought back yet */
+	struct cpumask offlined;
+	struct task_struct *hogs[PT_MAX_HOGS];
+};
+
+static int pt_hog_fn(void *data)
+{
+	while (!kthread_should_stop()) {
+		cpu_relax();
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Start a CPU-bound kthread on @cpu.  With @bind it can never run anywhere
+ * else; otherwise only its affinity is set, so that it survives @cpu going
+ * offline (the scheduler moves it) and can be sent back later.
+ */
+static struct task_struct *pt_start(struct kunit *test, int (*fn)(void *),
+				    unsigned int cpu, bool bind)
+{
+	struct pt_ctx *ctx = test->priv;
+	struct task_struct *task;
+	int i;
+
+	for (i = 0; i < PT_MAX_HOGS && ctx->hogs[i]; i++)
+		;
+	KUNIT_ASSERT_LT(test, i, PT_MAX_HOGS);
+
+	task = kthread_create(fn, NULL, "pt_load/%u", cpu);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	if (bind)
+		kthread_bind(task, cpu);
+	else
+		KUNIT_EXPECT_EQ(test, set_cpus_allowed_ptr(task, cpumask_of(cpu)), 0);
+	ctx->hogs[i] = task;
+	wake_up_process(task);
+
+	return task;
+}
+
+static void pt_stop(struct kunit *test, struct task_struct *task)
+{
+	struct pt_ctx *ctx = test->priv;
+	int i;
+
+	for (i = 0; i < PT_MAX_HOGS; i++) {
+		if (ctx->hogs[i] == task) {
+			kthread_stop(task);
+			ctx->hogs[i] = NULL;
+		}
+	}
+}
+
+static void pt_register(struct kunit *test, bool shared, bool fast_switch,
+			bool adjust_perf, unsigned int rate_limit_us)
+{
+	struct pt_ctx *ctx = test->priv;
+	unsigned int cpu;
+	int ret;
+
+	pt_cfg.shared = shared;
+	pt_cfg.fast_switch = fast_switch;
+	pt_cfg.rate_limit_us = rate_limit_us;
+	pt_driver.adjust_perf = adjust_perf ? pt_cpufreq_adjust_perf : NULL;
+	for_each_possible_cpu(cpu)
+		pt_reset(cpu);
+
+	ret = cpufreq_register_driver(&pt_driver);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0,
+			    "cannot register the test driver (another cpufreq driver registered?)");
+	ctx->registered = true;
+}
+
+static void pt_unregister(struct kunit *test)
+{
+	struct pt_ctx *ctx = test->priv;
+
+	if (ctx->registered) {
+		KUNIT_EXPECT_EQ(test, cpufreq_unregister_driver(&pt_driver), 0);
+		ctx->registered = false;
+	}
+}
+
+/* The load CPU: the last online one, so that CPU 0 can stay busy elsewhere. */
+static unsigned int pt_load_cpu(void)
+{
+	return cpumask_last(cpu_online_mask);
+}
+
+/*
+ * Which callback schedutil's single-CPU updates must reach: ->adjust_perf()
+ * where utilization is frequency-invariant, ->fast_switch() otherwise.  On
+ * arm64 a registered ->target_index() driver makes utilization invariant, so
+ * the perf path is required there.
+ */
+static bool pt_perf_path_expected(struct kunit *test)
+{
+	bool invariant = arch_scale_freq_invariant();
+
+	if (IS_ENABLED(CONFIG_ARM64))
+		KUNIT_EXPECT_TRUE_MSG(test, invariant,
+				      "arm64: a registered ->target_index() driver must make utilization frequency-invariant");
+	kunit_info(test, "frequency invariance is %s\n", invariant ? "on" : "off");
+	return invariant;
+}
+
+/* Check that schedutil's updates for @cpu took the expected path. */
+static void pt_expect_path(struct kunit *test, const struct pt_record *rec,
+			   unsigned int cpu, bool perf)
+{
+	KUNIT_EXPECT_EQ(test, rec->bad_context, 0UL);
+	KUNIT_EXPECT_EQ(test, rec->target_calls, 0UL);
+	if (perf) {
+		KUNIT_EXPECT_GT_MSG(test, rec->adjust_perf_calls, 0UL,
+				    "no ->adjust_perf() call for CPU%u", cpu);
+		KUNIT_EXPECT_EQ(test, rec->fast_switch_calls, 0UL);
+	} else {
+		KUNIT_EXPECT_GT_MSG(test, rec->fast_switch_calls, 0UL,
+				    "no ->fast_switch() call for CPU%u", cpu);
+		KUNIT_EXPECT_EQ(test, rec->adjust_perf_calls, 0UL);
+	}
+}
+
+/*
+ * Write @buf to the policy attribute @name of @cpu, through the same store
+ * path (and locking) as a write to its sysfs file.
+ */
+static ssize_t pt_policy_store(unsigned int cpu, const char *name,
+			       const char *buf)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get(cpu);
+	struct attribute **attr;
+	struct kobj_type *ktype;
+	ssize_t ret = -ENOENT;
+	int tries;
+
+	if (!policy)
+		return -ENODEV;
+
+	ktype = get_ktype(&policy->kobj);
+	for (attr = ktype->default_attrs; *attr; attr++) {
+		if (strcmp((*attr)->name, name))
+			continue;
+		/* cpufreq's store() gives up with -EBUSY while CPUs are hotplugged. */
+		for (tries = 0; tries < 100; tries++) {
+			ret = ktype->sysfs_ops->store(&policy->kobj, *attr, buf,
+						      strlen(buf));
+			if (ret != -EBUSY)
+				break;
+			usleep_range(10000, 20000);
+		}
+		break;
+	}
+	cpufreq_cpu_put(policy);
+
+	return ret;
+}
+
+static bool pt_governor_is(unsigned int cpu, const char *name)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get(cpu);
+	bool ret;
+
+	if (!policy)
+		return false;
+	down_read(&policy->rwsem);
+	ret = policy->governor && !strcmp(policy->governor->name, name);
+	up_read(&policy->rwsem);
+	cpufreq_cpu_put(policy);
+
+	return ret;
+}
+
+static void pt_set_governor(struct kunit *test, unsigned int cpu,
+			    const char *name)
+{
+	KUNIT_EXPECT_EQ(test, pt_policy_store(cpu, "scaling_governor", name),
+			(ssize_t)strlen(name));
+	KUNIT_EXPECT_TRUE_MSG(test, pt_governor_is(cpu, name),
+			      "CPU%u: governor is not %s", cpu, name);
+}
+
+/*
+ * On the frequency path schedutil only calls the driver when the frequency
+ * or the limits changed, and under steady full load the frequency stays at
+ * the maximum.  Lower the policy maximum and restore it: the driver sets
+ * CPUFREQ_NEED_UPDATE_LIMITS, so each change reaches it through whichever
+ * path schedutil uses.
+ */
+static void pt_nudge(struct kunit *test, unsigned int cpu)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%u", PT_MAX_FREQ * 3 / 4);
+	KUNIT_EXPECT_EQ(test, pt_policy_store(cpu, "scaling_max_freq", buf),
+			(ssize_t)strlen(buf));
+	msleep(30);
+	snprintf(buf, sizeof(buf), "%u", PT_MAX_FREQ);
+	KUNIT_EXPECT_EQ(test, pt_policy_store(cpu, "scaling_max_freq", buf),
+			(ssize_t)strlen(buf));
+}
+
+/*
+ * Timing under QEMU TCG on a loaded host is anything but steady: a vCPU may
+ * not run for a while although guest time passes.  Wait for what a case
+ * expects to happen, up to PT_WAIT_MS, instead of sleeping a fixed time;
+ * the expectations that follow fail if it never happened.
+ */
+#define PT_WAIT_MS	5000
+
+typedef bool (*pt_pred_t)(const struct pt_record *rec, unsigned long arg);
+
+static void pt_wait_for(unsigned int cpu, pt_pred_t pred, unsigned long arg,
+			struct pt_record *rec)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(PT_WAIT_MS);
+
+	for (;;) {
+		pt_snapshot(cpu, rec);
+		if (pred(rec, arg) || time_after(jiffies, deadline))
+			return;
+		msleep(20);
+	}
+}
+
+/* Schedutil reached the driver through ->adjust_perf() (@perf) or not. */
+static bool pt_path_called(const struct pt_record *rec, unsigned long perf)
+{
+	return perf ? rec->adjust_perf_calls : rec->fast_switch_calls;
+}
+
+static bool pt_at_freq(const struct pt_record *rec, unsigned long freq)
+{
+	return rec->last_freq == freq;
+}
+
+/* ------------------------------------------------------------------------ */
+
+/* The core refuses ->adjust_perf() without ->fast_switch() to fall back to. */
+static void pt_test_adjust_perf_needs_fast_switch(struct kunit *test)
+{
+	struct cpufreq_driver drv = pt_driver;
+	int ret;
+
+	drv.adjust_perf = pt_cpufreq_adjust_perf;
+	drv.fast_switch = NULL;
+	ret = cpufreq_register_driver(&drv);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	if (!ret)
+		cpufreq_unregister_driver(&drv);
+	KUNIT_EXPECT_TRUE(test, cpufreq_get_current_driver() != drv.name);
+}
+
+#ifdef CONFIG_ARM64
+/* A kthread that sleeps most of the time, to wake an idle CPU up now and then. */
+static int pt_ticker_fn(void *data)
+{
+	while (!kthread_should_stop())
+		usleep_range(4000, 6000);
+	return 0;
+}
+
+/* Under load: enough ->adjust_perf() calls, the target up to capacity. */
+static bool pt_loaded(const struct pt_record *rec, unsigned long capacity)
+{
+	return rec->adjust_perf_calls >= 5 && rec->max_target_perf >= capacity;
+}
+
+/* After idle: the target down below a quarter of capacity. */
+static bool pt_idled(const struct pt_record *rec, unsigned long capacity)
+{
+	return rec->adjust_perf_calls && rec->last_target_perf < capacity / 4;
+}
+
+/*
+ * The perf path with real load: schedutil calls ->adjust_perf() with
+ * min_perf <= target_perf and the CPU's capacity, the target rises under
+ * load and falls after idle, and calls are at least rate_limit_us apart.
+ */
+static void pt_test_perf_path(struct kunit *test)
+{
+	unsigned int cpu = pt_load_cpu();
+	unsigned long capacity = arch_scale_cpu_capacity(cpu);
+	struct pt_record load, idle;
+	struct task_struct *task;
+
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	KUNIT_ASSERT_TRUE(test, pt_perf_path_expected(test));
+	msleep(100);
+
+	pt_reset(cpu);
+	task = pt_start(test, pt_hog_fn, cpu, true);
+	msleep(300);
+	pt_wait_for(cpu, pt_loaded, capacity, &load);
+	pt_stop(test, task);
+
+	kunit_info(test, "CPU%u under load: %lu adjust_perf calls, max target %lu, capacity %lu, min gap %llu ns\n",
+		   cpu, load.adjust_perf_calls, load.max_target_perf,
+		   load.last_capacity, load.min_adjust_gap_ns);
+	pt_expect_path(test, &load, cpu, true);
+	KUNIT_EXPECT_GE(test, load.adjust_perf_calls, 5UL);
+	KUNIT_EXPECT_EQ(test, load.bad_hints, 0UL);
+	KUNIT_EXPECT_GT(test, capacity, 0UL);
+	KUNIT_EXPECT_EQ(test, load.last_capacity, capacity);
+	/*
+	 * A CPU-bound task drives utilization to capacity: with the headroom,
+	 * the target reaches the capacity, which is also the most allowed.
+	 */
+	KUNIT_EXPECT_EQ(test, load.max_target_perf, capacity);
+	KUNIT_EXPECT_EQ(test, load.last_max_perf, capacity);
+	KUNIT_EXPECT_LE(test, load.last_min_perf, load.last_target_perf);
+	KUNIT_EXPECT_GE(test, load.min_adjust_gap_ns,
+			(u64)PT_RATE_LIMIT_US * NSEC_PER_USEC - PT_RATE_SLACK_NS);
+
+	/* Idle, with a sleeper waking the CPU up so that updates happen. */
+	pt_reset(cpu);
+	task = pt_start(test, pt_ticker_fn, cpu, true);
+	msleep(300);
+	pt_wait_for(cpu, pt_idled, capacity, &idle);
+	pt_stop(test, task);
+
+	kunit_info(test, "CPU%u after idle: %lu adjust_perf calls, last target %lu\n",
+		   cpu, idle.adjust_perf_calls, idle.last_target_perf);
+	pt_expect_path(test, &idle, cpu, true);
+	KUNIT_EXPECT_LT(test, idle.last_target_perf, capacity / 4);
+	KUNIT_EXPECT_LT(test, idle.last_target_perf, load.max_target_perf);
+	KUNIT_EXPECT_EQ(test, idle.bad_hints, 0UL);
+	KUNIT_EXPECT_GE(test, idle.min_adjust_gap_ns,
+			(u64)PT_RATE_LIMIT_US * NSEC_PER_USEC - PT_RATE_SLACK_NS);
+}
+
+/* Some ->adjust_perf() calls, one of which required at least @min. */
+static bool pt_floored(const struct pt_record *rec, unsigned long min)
+{
+	return rec->adjust_perf_calls >= 5 && rec->max_min_perf >= min;
+}
+
+/* The last call required a DEADLINE bandwidth @bw, without headroom. */
+static bool pt_dl_bw(const struct pt_record *rec, unsigned long bw)
+{
+	return rec->adjust_perf_calls >= 5 && rec->last_min_perf >= bw &&
+	       rec->last_min_perf < bw + bw / 8;
+}
+
+#ifdef CONFIG_UCLAMP_TASK
+/* Some ->adjust_perf() calls, one of which allowed at most @max. */
+static bool pt_capped(const struct pt_record *rec, unsigned long max)
+{
+	return rec->adjust_perf_calls >= 5 && rec->last_max_perf <= max &&
+	       rec->last_target_perf <= max;
+}
+
+/* Set the uclamp minimum and maximum of @p, which is SCHED_NORMAL. */
+static void pt_set_uclamp(struct kunit *test, struct task_struct *p,
+			  unsigned int min, unsigned int max)
+{
+	struct sched_attr attr = {
+		.size		= sizeof(attr),
+		.sched_policy	= SCHED_NORMAL,
+		.sched_flags	= SCHED_FLAG_UTIL_CLAMP,
+		.sched_util_min	= min,
+		.sched_util_max	= max,
+	};
+
+	KUNIT_ASSERT_EQ(test, sched_setattr_nocheck(p, &attr), 0);
+}
+
+/*
+ * uclamp on the perf path: a uclamp maximum on a CPU-bound task caps what is
+ * allowed and the target at once, although the CPU never idles (the "hold
+ * while busy" filter must not keep the target above the cap); a uclamp minimum
+ * on a task that hardly runs is required whenever it is runnable.
+ */
+static void pt_test_perf_uclamp(struct kunit *test)
+{
+	unsigned int cpu = pt_load_cpu();
+	unsigned long capacity = arch_scale_cpu_capacity(cpu);
+	struct pt_record rec;
+	struct task_struct *task;
+
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	KUNIT_ASSERT_TRUE(test, pt_perf_path_expected(test));
+	msleep(100);
+
+	pt_reset(cpu);
+	task = pt_start(test, pt_hog_fn, cpu, true);
+	pt_wait_for(cpu, pt_loaded, capacity, &rec);
+	KUNIT_EXPECT_EQ(test, rec.max_target_perf, capacity);
+
+	pt_set_uclamp(test, task, 0, capacity / 4);
+	pt_reset(cpu);
+	pt_wait_for(cpu, pt_capped, capacity / 4, &rec);
+	pt_stop(test, task);
+	kunit_info(test, "CPU%u, uclamp max %lu: last min/target/max %lu/%lu/%lu, lowest max %lu\n",
+		   cpu, capacity / 4, rec.last_min_perf, rec.last_target_perf,
+		   rec.last_max_perf, rec.min_max_perf);
+	pt_expect_path(test, &rec, cpu, true);
+	KUNIT_EXPECT_EQ(test, rec.bad_hints, 0UL);
+	KUNIT_EXPECT_LE(test, rec.min_max_perf, capacity / 4);
+	KUNIT_EXPECT_LE(test, rec.last_max_perf, capacity / 4);
+	KUNIT_EXPECT_LE(test, rec.last_target_perf, capacity / 4);
+
+	pt_reset(cpu);
+	task = pt_start(test, pt_ticker_fn, cpu, true);
+	pt_set_uclamp(test, task, capacity / 2, capacity);
+	pt_wait_for(cpu, pt_floored, capacity / 2, &rec);
+	pt_stop(test, task);
+	kunit_info(test, "CPU%u, uclamp min %lu: highest min %lu, last min/target/max %lu/%lu/%lu\n",
+		   cpu, capacity / 2, rec.max_min_perf, rec.last_min_perf,
+		   rec.last_target_perf, rec.last_max_perf);
+	pt_expect_path(test, &rec, cpu, true);
+	KUNIT_EXPECT_EQ(test, rec.bad_hints, 0UL);
+	KUNIT_EXPECT_GE(test, rec.max_min_perf, capacity / 2);
+}
+#endif /* CONFIG_UCLAMP_TASK */
+
+/*
+ * A runnable RT task requires the full capacity: without uclamp through
+ * the governor, with uclamp through the RT default uclamp minimum.
+ */
+static void pt_test_perf_rt(struct kunit *test)
+{
+	unsigned int cpu = pt_load_cpu();
+	unsigned long capacity = arch_scale_cpu_capacity(cpu);
+	struct task_struct *task;
+	struct pt_record rec;
+
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	KUNIT_ASSERT_TRUE(test, pt_perf_path_expected(test));
+	msleep(100);
+
+	pt_reset(cpu);
+	task = pt_start(test, pt_ticker_fn, cpu, true);
+	sched_set_fifo_low(task);
+	pt_wait_for(cpu, pt_floored, capacity, &rec);
+	pt_stop(test, task);
+	kunit_info(test, "CPU%u, RT task: highest min %lu\n", cpu,
+		   rec.max_min_perf);
+	pt_expect_path(test, &rec, cpu, true);
+	KUNIT_EXPECT_EQ(test, rec.bad_hints, 0UL);
+	KUNIT_EXPECT_EQ(test, rec.max_min_perf, capacity);
+}
+
+/*
+ * A DEADLINE task requires its bandwidth, without headroom: 2 ms every
+ * 10 ms is a fifth of the capacity, plus IRQ pressure.  DEADLINE tasks must
+ * be allowed on every CPU of their root domain when they get the policy, so
+ * the task is bound to the load CPU afterwards, before it first runs.
+ */
+static void pt_test_perf_deadline(struct kunit *test)
+{
+	struct sched_attr attr = {
+		.size		= sizeof(attr),
+		.sched_policy	= SCHED_DEADLINE,
+		.sched_runtime	= 2 * NSEC_PER_MSEC,
+		.sched_deadline	= 10 * NSEC_PER_MSEC,
+		.sched_period	= 10 * NSEC_PER_MSEC,
+	};
+	struct pt_ctx *ctx = test->priv;
+	unsigned int cpu = pt_load_cpu();
+	unsigned long capacity = arch_scale_cpu_capacity(cpu);
+	unsigned long bw = capacity * 2 / 10;
+	struct task_struct *task;
+	struct pt_record rec;
+	int i;
+
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	KUNIT_ASSERT_TRUE(test, pt_perf_path_expected(test));
+	msleep(100);
+
+	for (i = 0; i < PT_MAX_HOGS && ctx->hogs[i]; i++)
+		;
+	KUNIT_ASSERT_LT(test, i, PT_MAX_HOGS);
+	task = kthread_create(pt_ticker_fn, NULL, "pt_dl/%u", cpu);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	ctx->hogs[i] = task;
+	KUNIT_ASSERT_EQ(test, sched_setattr_nocheck(task, &attr), 0);
+	kthread_bind(task, cpu);
+	pt_reset(cpu);
+	wake_up_process(task);
+
+	pt_wait_for(cpu, pt_dl_bw, bw, &rec);
+	pt_stop(test, task);
+	kunit_info(test, "CPU%u, DEADLINE 2/10 ms: highest min %lu, last min %lu, of %lu\n",
+		   cpu, rec.max_min_perf, rec.last_min_perf, capacity);
+	pt_expect_path(test, &rec, cpu, true);
+	KUNIT_EXPECT_EQ(test, rec.bad_hints, 0UL);
+	/*
+	 * Some call required the bandwidth without headroom (1.25 * bw with
+	 * it), and not the full capacity of a runnable RT task; the IRQ
+	 * pressure comes on top, a few units at most in an idle guest.
+	 */
+	KUNIT_EXPECT_GE(test, rec.last_min_perf, bw);
+	KUNIT_EXPECT_LT(test, rec.last_min_perf, bw + bw / 8);
+}
+#endif /* CONFIG_ARM64 */
+
+#ifdef CONFIG_X86
+/* Without frequency invariance the same setup falls back to ->fast_switch(). */
+/*
+ * Before a case changes the x86 invariance key: refuse to run where another
+ * cpufreq driver is registered (the test driver could not register, and the
+ * real driver would run without invariance), and save the key's state for
+ * pt_test_exit(), which restores it however the case ends.
+ */
+static void pt_save_invariance(struct kunit *test)
+{
+	struct pt_ctx *ctx = test->priv;
+
+	KUNIT_ASSERT_TRUE_MSG(test, !cpufreq_get_current_driver(),
+			      "another cpufreq driver is registered: invariance left alone");
+	ctx->inv_was_on = arch_scale_freq_invariant();
+	ctx->inv_saved = true;
+}
+
+static void pt_test_fallback_without_invariance(struct kunit *test)
+{
+	unsigned int cpu = pt_load_cpu();
+	struct task_struct *task;
+	struct pt_record load;
+
+	/* Real hardware with APERF/MPERF is invariant: take it away. */
+	pt_save_invariance(test);
+	static_branch_disable(&arch_scale_freq_key);
+
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	KUNIT_EXPECT_FALSE(test, pt_perf_path_expected(test));
+	pt_reset(cpu);
+	task = pt_start(test, pt_hog_fn, cpu, true);
+	msleep(100);
+	pt_wait_for(cpu, pt_at_freq, PT_MAX_FREQ, &load);
+	pt_stop(test, task);
+
+	pt_expect_path(test, &load, cpu, false);
+	KUNIT_EXPECT_EQ(test, load.last_freq, (unsigned int)PT_MAX_FREQ);
+}
+
+/*
+ * Invariance lost while load runs: force the x86 key on, see schedutil use
+ * ->adjust_perf(), then watch it go back to ->fast_switch() when the key is
+ * off again.  Under QEMU TCG the kernel itself turns the key off at the next
+ * tick (APERF/MPERF read 0); elsewhere the test turns it off after a while.
+ */
+static void pt_test_invariance_lost_under_load(struct kunit *test)
+{
+	unsigned long perf_calls = 0;
+	unsigned int cpu = pt_load_cpu();
+	struct pt_record rec;
+	int i, j;
+
+	pt_save_invariance(test);
+	static_branch_disable(&arch_scale_freq_key);
+
+	/* A short rate limit, so that the short invariant window sees updates. */
+	pt_register(test, false, true, true, 1000);
+	pt_start(test, pt_hog_fn, cpu, true);
+	msleep(100);
+
+	for (i = 0; i < 20 && !perf_calls; i++) {
+		pt_reset(cpu);
+		static_branch_enable(&arch_scale_freq_key);
+		for (j = 0; j < 50 && arch_scale_freq_invariant(); j++)
+			usleep_range(2000, 3000);
+		if (arch_scale_freq_invariant())
+			static_branch_disable(&arch_scale_freq_key);
+		pt_snapshot(cpu, &rec);
+		KUNIT_EXPECT_EQ(test, rec.bad_context, 0UL);
+		KUNIT_EXPECT_EQ(test, rec.bad_hints, 0UL);
+		perf_calls += rec.adjust_perf_calls;
+	}
+	kunit_info(test, "%lu ->adjust_perf() calls in %d invariant window(s)\n",
+		   perf_calls, i);
+	KUNIT_EXPECT_GT_MSG(test, perf_calls, 0UL,
+			    "schedutil never used ->adjust_perf() while invariance was on");
+
+	/*
+	 * Back on the frequency path, with the load still running and no
+	 * change of the limits: the first frequency update must reach the
+	 * driver by itself, although it selects the frequency requested before
+	 * the invariant window (intel_pstate would keep a stale HWP DESIRED
+	 * otherwise).  The record still holds the window's calls.
+	 */
+	perf_calls = rec.adjust_perf_calls;
+	pt_wait_for(cpu, pt_at_freq, PT_MAX_FREQ, &rec);
+	KUNIT_EXPECT_FALSE(test, arch_scale_freq_invariant());
+	KUNIT_EXPECT_GT_MSG(test, rec.fast_switch_calls, 0UL,
+			    "the frequency path never called ->fast_switch() after invariance was lost");
+	KUNIT_EXPECT_EQ(test, rec.adjust_perf_calls, perf_calls);
+	KUNIT_EXPECT_EQ(test, (int)rec.last_call, (int)PT_CALL_FAST_SWITCH);
+	KUNIT_EXPECT_EQ(test, rec.target_calls, 0UL);
+	KUNIT_EXPECT_EQ(test, rec.bad_context, 0UL);
+	KUNIT_EXPECT_EQ(test, rec.last_freq, (unsigned int)PT_MAX_FREQ);
+}
+#endif /* CONFIG_X86 */
+
+/* A policy shared by all CPUs keeps the shared hook: ->fast_switch() only. */
+static void pt_test_shared_policy(struct kunit *test)
+{
+	unsigned int cpu = pt_load_cpu(), pcpu, i;
+	struct cpufreq_policy *policy;
+	unsigned long adjust = 0, fast = 0, target = 0, bad = 0;
+	struct task_struct *task;
+	struct pt_record rec;
+
+	KUNIT_ASSERT_GT(test, num_online_cpus(), 1U);
+	pt_register(test, true, true, true, PT_RATE_LIMIT_US);
+	/* With invariance the single-CPU hook would call ->adjust_perf(). */
+	pt_perf_path_expected(test);
+
+	policy = cpufreq_cpu_get(cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, policy);
+	KUNIT_EXPECT_EQ(test, cpumask_weight(policy->cpus), num_online_cpus());
+	KUNIT_EXPECT_TRUE(test, policy_is_shared(policy));
+	KUNIT_EXPECT_TRUE(test, policy->fast_switch_enabled);
+	/* ->fast_switch() calls are recorded for the policy's CPU */
+	pcpu = policy->cpu;
+	cpufreq_cpu_put(policy);
+
+	task = pt_start(test, pt_hog_fn, cpu, true);
+	msleep(100);
+	pt_wait_for(pcpu, pt_at_freq, PT_MAX_FREQ, &rec);
+	pt_stop(test, task);
+
+	for_each_online_cpu(i) {
+		pt_snapshot(i, &rec);
+		adjust += rec.adjust_perf_calls;
+		fast += rec.fast_switch_calls;
+		target += rec.target_calls;
+		bad += rec.bad_context;
+	}
+	KUNIT_EXPECT_EQ(test, adjust, 0UL);
+	KUNIT_EXPECT_GT(test, fast, 0UL);
+	KUNIT_EXPECT_EQ(test, target, 0UL);
+	KUNIT_EXPECT_EQ(test, bad, 0UL);
+}
+
+/* A driver without ->adjust_perf() keeps the frequency hook. */
+static void pt_test_no_adjust_perf(struct kunit *test)
+{
+	unsigned int cpu = pt_load_cpu();
+	struct task_struct *task;
+	struct pt_record rec;
+
+	pt_register(test, false, true, false, PT_RATE_LIMIT_US);
+	KUNIT_EXPECT_FALSE(test, cpufreq_driver_has_adjust_perf());
+	/* With invariance the perf hook would be chosen if the check were wrong. */
+	pt_perf_path_expected(test);
+	pt_reset(cpu);
+	task = pt_start(test, pt_hog_fn, cpu, true);
+	msleep(100);
+	pt_wait_for(cpu, pt_at_freq, PT_MAX_FREQ, &rec);
+	pt_stop(test, task);
+
+	pt_expect_path(test, &rec, cpu, false);
+	KUNIT_EXPECT_EQ(test, rec.last_freq, (unsigned int)PT_MAX_FREQ);
+}
+
+/* Without fast switching, ->adjust_perf() is never used: ->target_index() is. */
+static void pt_test_no_fast_switch(struct kunit *test)
+{
+	unsigned int cpu = pt_load_cpu();
+	struct cpufreq_policy *policy;
+	struct task_struct *task;
+	struct pt_record rec;
+
+	pt_register(test, false, false, true, PT_RATE_LIMIT_US);
+	KUNIT_EXPECT_TRUE(test, cpufreq_driver_has_adjust_perf());
+	pt_perf_path_expected(test);
+
+	policy = cpufreq_cpu_get(cpu);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, policy);
+	KUNIT_EXPECT_FALSE(test, policy->fast_switch_enabled);
+	cpufreq_cpu_put(policy);
+
+	pt_reset(cpu);
+	task = pt_start(test, pt_hog_fn, cpu, true);
+	msleep(100);
+	pt_wait_for(cpu, pt_at_freq, PT_MAX_FREQ, &rec);
+	pt_stop(test, task);
+
+	KUNIT_EXPECT_EQ(test, rec.adjust_perf_calls, 0UL);
+	KUNIT_EXPECT_EQ(test, rec.fast_switch_calls, 0UL);
+	KUNIT_EXPECT_GT(test, rec.target_calls, 0UL);
+	KUNIT_EXPECT_EQ(test, rec.last_freq, (unsigned int)PT_MAX_FREQ);
+}
+
+/* Away from schedutil and back, while the load runs. */
+static void pt_test_governor_switch_under_load(struct kunit *test)
+{
+	static const char * const others[] = { "performance", "powersave", "userspace" };
+	unsigned int cpu = pt_load_cpu();
+	struct pt_record rec;
+	bool perf;
+	int round, i;
+
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	perf = pt_perf_path_expected(test);
+	KUNIT_ASSERT_TRUE(test, pt_governor_is(cpu, "schedutil"));
+	pt_start(test, pt_hog_fn, cpu, true);
+	msleep(100);
+
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < ARRAY_SIZE(others); i++) {
+			pt_set_governor(test, cpu, others[i]);
+			pt_reset(cpu);
+			msleep(60);
+			pt_snapshot(cpu, &rec);
+			/* No schedutil update reaches the driver any more. */
+			KUNIT_EXPECT_EQ(test, rec.adjust_perf_calls, 0UL);
+			KUNIT_EXPECT_EQ(test, rec.fast_switch_calls, 0UL);
+			if (!strcmp(others[i], "powersave"))
+				KUNIT_EXPECT_EQ(test, pt_cpufreq_get(cpu),
+						(unsigned int)PT_MIN_FREQ);
+			if (!strcmp(others[i], "performance"))
+				KUNIT_EXPECT_EQ(test, pt_cpufreq_get(cpu),
+						(unsigned int)PT_MAX_FREQ);
+		}
+
+		pt_set_governor(test, cpu, "schedutil");
+		pt_reset(cpu);
+		pt_nudge(test, cpu);
+		pt_wait_for(cpu, pt_path_called, perf, &rec);
+		pt_expect_path(test, &rec, cpu, perf);
+	}
+}
+
+/* CPU offline and online again, while the load runs on both CPUs. */
+static void pt_test_hotplug_under_load(struct kunit *test)
+{
+	struct pt_ctx *ctx = test->priv;
+	unsigned int cpu = pt_load_cpu();
+	struct task_struct *task;
+	struct pt_record rec;
+	int round, inits, exits;
+	bool perf;
+
+	KUNIT_ASSERT_GT(test, num_online_cpus(), 1U);
+	KUNIT_ASSERT_NE(test, cpu, 0U);
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	perf = pt_perf_path_expected(test);
+	pt_start(test, pt_hog_fn, 0, true);
+	task = pt_start(test, pt_hog_fn, cpu, false);
+	msleep(100);
+
+	for (round = 0; round < 3; round++) {
+		inits = atomic_read(&pt_inits);
+		exits = atomic_read(&pt_exits);
+		KUNIT_ASSERT_EQ(test, remove_cpu(cpu), 0);
+		cpumask_set_cpu(cpu, &ctx->offlined);
+		KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+		/* The last CPU of a policy going away tears the policy down. */
+		KUNIT_EXPECT_EQ(test, atomic_read(&pt_exits), exits + 1);
+
+		pt_reset(0);
+		pt_nudge(test, 0);
+		pt_wait_for(0, pt_path_called, perf, &rec);
+		pt_expect_path(test, &rec, 0, perf);
+
+		KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+		cpumask_clear_cpu(cpu, &ctx->offlined);
+		KUNIT_EXPECT_EQ(test, set_cpus_allowed_ptr(task, cpumask_of(cpu)), 0);
+		/* ... and its first CPU coming back sets it up again. */
+		KUNIT_EXPECT_EQ(test, atomic_read(&pt_inits), inits + 1);
+		KUNIT_EXPECT_TRUE(test, pt_governor_is(cpu, "schedutil"));
+
+		pt_reset(cpu);
+		pt_nudge(test, cpu);
+		pt_wait_for(cpu, pt_path_called, perf, &rec);
+		pt_expect_path(test, &rec, cpu, perf);
+	}
+}
+
+/* Unregister the driver and register it again, while the load runs. */
+static void pt_test_reregister_under_load(struct kunit *test)
+{
+	unsigned int cpu = pt_load_cpu();
+	struct pt_ctx *ctx = test->priv;
+	struct pt_record rec;
+	bool perf;
+	int round;
+
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	perf = pt_perf_path_expected(test);
+	pt_start(test, pt_hog_fn, cpu, true);
+	msleep(100);
+
+	for (round = 0; round < 3; round++) {
+		pt_unregister(test);
+		KUNIT_EXPECT_EQ(test, atomic_read(&pt_inits), atomic_read(&pt_exits));
+		msleep(20);
+		pt_reset(cpu);
+		msleep(40);
+		pt_snapshot(cpu, &rec);
+		KUNIT_EXPECT_EQ(test, rec.adjust_perf_calls + rec.fast_switch_calls +
+				rec.target_calls, 0UL);
+
+		pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+		KUNIT_ASSERT_TRUE(test, ctx->registered);
+		pt_wait_for(cpu, pt_path_called, perf, &rec);
+		pt_expect_path(test, &rec, cpu, perf);
+	}
+}
+
+static int pt_test_init(struct kunit *test)
+{
+	struct pt_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+
+	if (!ctx)
+		return -ENOMEM;
+	test->priv = ctx;
+	atomic_set(&pt_inits, 0);
+	atomic_set(&pt_exits, 0);
+
+	return 0;
+}
+
+static void pt_test_exit(struct kunit *test)
+{
+	struct pt_ctx *ctx = test->priv;
+	unsigned int cpu;
+	int i;
+
+	for (i = 0; i < PT_MAX_HOGS; i++) {
+		if (ctx->hogs[i])
+			pt_stop(test, ctx->hogs[i]);
+	}
+	/* Only the CPUs a case took offline: others may be offline on purpose. */
+	for_each_cpu(cpu, &ctx->offlined)
+		add_cpu(cpu);
+	pt_unregister(test);
+#ifdef CONFIG_X86
+	if (ctx->inv_saved) {
+		if (ctx->inv_was_on)
+			static_branch_enable(&arch_scale_freq_key);
+		else
+			static_branch_disable(&arch_scale_freq_key);
+	}
+#endif
+	KUNIT_EXPECT_EQ(test, atomic_read(&pt_inits), atomic_read(&pt_exits));
+}
+
+static struct kunit_case pt_test_cases[] = {
+	KUNIT_CASE(pt_test_adjust_perf_needs_fast_switch),
+#ifdef CONFIG_ARM64
+	KUNIT_CASE(pt_test_perf_path),
+	KUNIT_CASE(pt_test_perf_rt),
+	KUNIT_CASE(pt_test_perf_deadline),
+#ifdef CONFIG_UCLAMP_TASK
+	KUNIT_CASE(pt_test_perf_uclamp),
+#endif
+#endif
+#ifdef CONFIG_X86
+	KUNIT_CASE(pt_test_fallback_without_invariance),
+	KUNIT_CASE(pt_test_invariance_lost_under_load),
+#endif
+	KUNIT_CASE(pt_test_shared_policy),
+	KUNIT_CASE(pt_test_no_adjust_perf),
+	KUNIT_CASE(pt_test_no_fast_switch),
+	KUNIT_CASE(pt_test_governor_switch_under_load),
+	KUNIT_CASE(pt_test_hotplug_under_load),
+	KUNIT_CASE(pt_test_reregister_under_load),
+	{}
+};
+
+static struct kunit_suite pt_test_suite = {
+	.name = "cpufreq-perf-test",
+	.init = pt_test_init,
+	.exit = pt_test_exit,
+	.test_cases = pt_test_cases,
+};
+
+static struct kunit_suite *pt_test_suites[] = { &pt_test_suite, NULL };
+
+static int __init pt_module_init(void)
+{
+	const char *other = cpufreq_get_current_driver();
+	unsigned int cpu;
+
+	if (other) {
+		pr_err("not loaded: another cpufreq driver (%s) is registered; nothing changed\n",
+		       other);
+		return -EBUSY;
+	}
+	for_each_possible_cpu(cpu)
+		raw_spin_lock_init(&per_cpu_ptr(&pt_cpus, cpu)->lock);
+	/*
+	 * 5.10's KUnit prints the TAP header only for the built-in suites, at
+	 * boot; give the module's suite one of its own, so that
+	 * tools/testing/kunit/kunit.py parse finds it (later kernels print it
+	 * for modules themselves).
+	 */
+	pr_info("TAP version 14\n");
+	pr_info("1..1\n");
+	return __kunit_test_suites_init(pt_test_suites);
+}
+module_init(pt_module_init);
+
+static void __exit pt_module_exit(void)
+{
+	__kunit_test_suites_exit(pt_test_suites);
+}
+module_exit(pt_module_exit);
+
+MODULE_DESCRIPTION("Test-only cpufreq driver and KUnit suite for ->adjust_perf() (make check harness only)");
+MODULE_LICENSE("GPL");
