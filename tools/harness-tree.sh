@@ -36,7 +36,10 @@ if [ -f "$state" ] && [ "$(cat "$state")" = "$want" ] && [ -e "$tree/.git" ] &&
 	exit 0
 fi
 rm -f "$state"
-if [ ! -e "$tree/.git" ]; then
+# (a worktree whose kernel tree was made again is no worktree any more)
+if ! git -C "$tree" rev-parse -q --verify HEAD >/dev/null 2>&1 ||
+	[ "$(cd "$(git -C "$tree" rev-parse --git-common-dir)" && pwd -P)" != \
+	  "$(cd "$(git -C "$KSRC" rev-parse --git-common-dir)" && pwd -P)" ]; then
 	rm -rf "$tree"
 	git -C "$KSRC" worktree prune
 	git -C "$KSRC" worktree add -q --detach "$tree" "$tip" >&2
