@@ -21,13 +21,13 @@ REPO=${REPO:-$(dirname "$here")}
 BUILD=${BUILD:-$REPO/build}
 die() { echo "build-test-module: error: $*" >&2; exit 1; }
 [ $# -eq 2 ] || die "usage: $0 OUT ARCH"
-out=$1 arch=$2
+out=$(cd "$1" && pwd) arch=$2
 case "$arch" in
 x86_64) karch=x86 cross= ;;
 arm64) karch=arm64 cross=aarch64-linux-gnu- ;;
 *) die "unsupported ARCH $arch" ;;
 esac
-[ -f "$out/.config" ] && [ -f "$out/Module.symvers" ] || die "$out is not a finished kernel build"
+[ -f "$out/.config" ] && [ -f "$out/vmlinux.symvers" ] || die "$out is not a finished kernel build (with CONFIG_MODULES=y)"
 grep -qx 'CONFIG_MODULES=y' "$out/.config" || die "$out/.config lacks CONFIG_MODULES=y (configs/kunit-e2e.config)"
 case "${TOOLCHAIN:-gcc}" in
 gcc) ccbin=${cross}gcc toolchain=(LLVM= LLVM_IAS=) ;;
@@ -43,8 +43,10 @@ mkdir -p "$m" "$out/kunit-modules"
 cp -p "$src/Kbuild" "$src/cpufreq-perf-test.c" "$m/"
 export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2000-01-01}
 export KBUILD_BUILD_USER=${KBUILD_BUILD_USER:-build} KBUILD_BUILD_HOST=${KBUILD_BUILD_HOST:-localhost}
-if ! make -s -C "$out" ARCH="$karch" CROSS_COMPILE="$cross" CC="$cc" "${toolchain[@]}" M="$m" modules \
-	>"$m/build.log" 2>&1; then
+kmake() { make -s -C "$out" ARCH="$karch" CROSS_COMPILE="$cross" CC="$cc" "${toolchain[@]}" "$@"; }
+# the kernel's own `make modules` (it has none: only Module.symvers, the
+# exports an external module is checked against), then the module
+if ! { kmake -j"${JOBS:-$(nproc)}" modules && kmake M="$m" modules; } >"$m/build.log" 2>&1; then
 	tail -n 20 "$m/build.log" >&2
 	die "the test module did not build (log: $m/build.log)"
 fi
