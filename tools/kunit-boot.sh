@@ -103,7 +103,7 @@ if [ ! -s "$log" ] || [ "$(cat "$log.key" 2>/dev/null)" != "$key" ]; then
 	echo "$key" >"$log.key"
 fi
 read -r run_secs run_rc <"$log.run"
-echo "INFO: $arch KUnit kernel: boot and all built-in suites took ${run_secs}s (log $log)"
+echo "INFO: $arch KUnit kernel: boot, built-in suites and test modules took ${run_secs}s (log $log)"
 
 # --- the kernel must have reached the end ------------------------------------
 if [ "$run_rc" != 0 ]; then

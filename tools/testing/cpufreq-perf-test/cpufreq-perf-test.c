@@ -1180,8 +1180,8 @@ static int __init pt_module_init(void)
 	 * tools/testing/kunit/kunit.py parse finds it (later kernels print it
 	 * for modules themselves).
 	 */
-	pr_info("TAP version 14\n");
-	pr_info("1..1\n");
+	printk(KERN_INFO "TAP version 14\n");	/* no pr_fmt() prefix */
+	printk(KERN_INFO "1..1\n");
 	return __kunit_test_suites_init(pt_test_suites);
 }
 module_init(pt_module_init);
