@@ -35,7 +35,10 @@ clang_kernel() { # NAME ARCH "SUITE..." FRAGMENT...
 	for f in $touched; do
 		case $f in *.c) rm -f "$out/${f%.c}.o" ;; esac
 	done
-	if ! img=$(TOOLCHAIN=llvm "$REPO/tools/build-kernel.sh" "$name" "$arch" "$@" 2>"$BUILD/23-$name.err"); then
+	# from the harness tree: the test module (configs/kunit-e2e.config) is
+	# built against it and loaded by kunit-boot.sh's /init
+	if ! img=$(KSRC=$htree TOOLCHAIN=llvm "$REPO/tools/build-kernel.sh" "$name" "$arch" "$@" 2>"$BUILD/23-$name.err") ||
+		! TOOLCHAIN=llvm "$REPO/tools/build-test-module.sh" "$out" "$arch" >/dev/null 2>>"$BUILD/23-$name.err"; then
 		tail -n 20 "$BUILD/23-$name.err" | sed 's/^/  /'
 		echo "FAIL: clang $arch: the test kernel does not build with LLVM=1 LLVM_IAS=1 (log: $out/build.log)"
 		return
@@ -77,6 +80,11 @@ clang_kernel() { # NAME ARCH "SUITE..." FRAGMENT...
 	fi
 }
 
+if ! htree=$("$REPO/tools/harness-tree.sh" 2>"$BUILD/23-harness-tree.err"); then
+	sed 's/^/  /' "$BUILD/23-harness-tree.err"
+	echo "FAIL: clang: no harness tree (tools/harness-tree.sh)"
+	exit 0
+fi
 clang_kernel x86_64-test-llvm x86_64 "intel_pstate cpufreq-perf-test" \
 	"$REPO/Kconfig.fragment" "$REPO/configs/x86_64-test.config" \
 	"$REPO/configs/kunit-x86.config" "$REPO/configs/kunit-e2e.config"

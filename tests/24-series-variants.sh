@@ -45,7 +45,7 @@ variant() { # seed name drop-regex extra-line...
 # It also drops UCLAMP_TASK, which every other configuration here sets
 # (the test kernels need it) and Debian's does not: the series' code for
 # !CONFIG_UCLAMP_TASK (schedutil's bounds without uclamp) is compiled
-# there, with schedutil and the test-only driver.
+# there, with schedutil.
 # Nothing boots a variant, and the series' code in these configurations
 # does not depend on ACPI or PCI (intel_pstate, which does, is not in
 # them), so they also drop ACPI and PCI: a quarter of the test kernel's
@@ -56,7 +56,7 @@ variant bisect X86_INTEL_PSTATE+UCLAMP_TASK=n 'X86_INTEL_PSTATE[A-Z0-9_]*|SCHED_
 	'# CONFIG_X86_INTEL_PSTATE is not set' '# CONFIG_SCHED_MC_PRIO is not set' '# CONFIG_UCLAMP_TASK is not set' "${noacpi[@]}"
 variant variant-X86_INTEL_PSTATE+UCLAMP_TASK=n CPU_FREQ=n 'CPU_FREQ[A-Z0-9_]*|X86_INTEL_PSTATE[A-Z0-9_]*|CPUFREQ[A-Z0-9_]*|SCHED_MC_PRIO|UCLAMP[A-Z0-9_]*|ACPI|PCI' \
 	'# CONFIG_CPU_FREQ is not set' '# CONFIG_SCHED_MC_PRIO is not set' "${noacpi[@]}"
-# schedutil, and so the test-only driver, need SMP: drop them and the KUnit
+# schedutil (and the KUnit suites with it) needs SMP: drop them and the KUnit
 # suites. ACPI=n goes with it: intel_pstate includes some headers only with
 # ACPI (an include of ours once sat there), which any ACPI=n build of it
 # shows; the series has no code of its own under CONFIG_SMP or CONFIG_ACPI,

@@ -4,22 +4,25 @@
 # DEBUG_PREEMPT, generic KASAN, UBSAN, DEBUG_LIST, SCHED_DEBUG
 # (configs/debug.config), x86_64 under TCG.
 #
-# 1. Both KUnit suites (intel_pstate, cpufreq-perf-test) run at boot in the
-#    debug kernel with them (debug-x86) on stock QEMU, where the test-only
-#    driver can register: one PASS/FAIL line per case (debug.<suite>.<case>),
+# 1. Both KUnit suites (intel_pstate, and cpufreq-perf-test of the
+#    harness-only test module tools/testing/cpufreq-perf-test, built
+#    against this kernel and loaded by /init) run in the debug kernel with
+#    them (debug-x86, built from tools/harness-tree.sh's tree) on stock
+#    QEMU, where the test-only driver can register: one PASS/FAIL line per
+#    case (debug.<suite>.<case>),
 #    parsed by the tree's kunit.py, and no splat while they run. The
 #    test-only driver covers what the real one cannot show: shared
 #    policies, no fast switching, a driver without ->adjust_perf(), x86
 #    invariance lost under load.
 # 2. The same debug kernel boots on the emulated HWP machine
-#    (tools/build-qemu.sh). Its KUnit suites run there too (5.10's KUnit
-#    runs every built-in suite at boot and has no switch to stop it), after
-#    intel_pstate has registered: that boot shows that the test code is
-#    safe on a machine with HWP. The test-only driver's suite must refuse
-#    every case that needs its driver (it does not register over another
-#    driver), the intel_pstate suite must pass and not run its callback
-#    cases (HWP is present), and the guest then finds intel_cpufreq as the
-#    driver of every policy. (Until this change a second debug build
+#    (tools/build-qemu.sh). Its built-in KUnit suites run there too (5.10's
+#    KUnit runs every built-in suite at boot and has no switch to stop it),
+#    after intel_pstate has registered: that boot shows that the test code
+#    is safe on a machine with HWP. The test module must refuse to load
+#    (insmod by the guest, robustness.setup.test_module_refused: a clear
+#    error, its suite never runs, nothing changed), the intel_pstate suite
+#    must pass and not run its callback cases (HWP is present), and the
+#    guest then finds intel_cpufreq as the driver of every policy. (Until this change a second debug build
 #    without KUnit served this boot: 215-300 s of a cold run.) Then, with
 #    intel_pstate=passive and schedutil, vCPU 1 an efficiency core,
 #    and tests/robustness/guest.sh runs from the initramfs: governor
@@ -59,16 +62,18 @@ fail=0
 # 1. the KUnit suites in the debug kernel, on stock QEMU. Its first build
 # starts from the test kernel's (SEED), the HWP machine's from this one's.
 t0=$(date +%s)
-if ! kimage=$(SEED=x86_64-test "$REPO/tools/build-kernel.sh" debug-x86 x86_64 "${common[@]}" \
-	"$REPO/configs/kunit-x86.config" "$REPO/configs/kunit-e2e.config" 2>"$BUILD/58-build.err"); then
+if ! htree=$("$REPO/tools/harness-tree.sh" 2>"$BUILD/58-build.err") ||
+	! kimage=$(KSRC=$htree SEED=x86_64-test "$REPO/tools/build-kernel.sh" debug-x86 x86_64 "${common[@]}" \
+	"$REPO/configs/kunit-x86.config" "$REPO/configs/kunit-e2e.config" 2>>"$BUILD/58-build.err") ||
+	! ko=$("$REPO/tools/build-test-module.sh" "$BUILD/out/debug-x86" x86_64 2>>"$BUILD/58-build.err"); then
 	sed 's/^/  /' "$BUILD/58-build.err"
 	echo "FAIL: robustness.build: the debug kernel with the KUnit suites did not build"
 	exit 1
 fi
 echo "INFO: debug kernel (KUnit): build step $(($(date +%s) - t0))s; $(grep -h 'built .* in' "$BUILD/58-build.err" | sed 's/^build-kernel: //')"
 kout=$BUILD/out/debug-x86
-if ! grep -qx 'CONFIG_CPU_FREQ_PERF_TEST=y' "$kout/.config"; then
-	echo "FAIL: robustness.config: debug kernel lacks CONFIG_CPU_FREQ_PERF_TEST"
+if ! grep -qx 'CONFIG_MODULES=y' "$kout/.config" || [ ! -f "$ko" ]; then
+	echo "FAIL: robustness.config: debug kernel lacks CONFIG_MODULES=y or the test module ($ko)"
 	exit 1
 fi
 t0=$(date +%s)
@@ -103,6 +108,8 @@ mkdir -p "$out"
 # are bash scripts) with its libraries, plus a `sudo` that just runs its
 # arguments
 extra=("$REPO/tests/robustness/sudo:/usr/bin/sudo")
+# the test module, which must refuse to load there (guest.sh, setup)
+extra+=("$ko:/kunit-modules/cpufreq-perf-test.ko")
 # hwpload: the scenario markers in the machine's record
 if ! gcc -static -O2 -Wall -o "$out/hwpload" "$REPO/tools/hwp-guest/hwpload.c" >"$BUILD/58-hwpload.log" 2>&1; then
 	echo "FAIL: robustness.initramfs: hwpload does not build: $(tail -n 3 "$BUILD/58-hwpload.log" | tr '\n' '|')"
@@ -176,29 +183,23 @@ fi
 tr -d '\r' <"$log" >"$log.txt"
 
 # the KUnit suites in this boot, with intel_pstate registered before them:
-# each failed case of the test-only driver's suite must have failed at its
-# refusal to displace another driver (nothing else), the intel_pstate
-# suite must pass with its callback cases not run
+# the test module's suite must not have run at all (the module refuses to
+# load there: robustness.setup.test_module_refused, from the guest), the
+# intel_pstate suite must pass with its callback cases not run
 kunit_hwp=$(awk '
-	/# Subtest: cpufreq-perf-test/ { pt = 1; next }
+	/# Subtest: cpufreq-perf-test/ { pt++; next }
 	/# Subtest: intel_pstate/ { ip = 1; next }
-	pt && /another cpufreq driver is registered|cannot register the test driver/ { refused = 1 }
-	pt && /^\[[ 0-9.]*\]    +not ok [0-9]+ - pt_/ { nok++; if (refused) nref++; refused = 0; next }
-	pt && /^\[[ 0-9.]*\]    +ok [0-9]+ - pt_/ { ok++; if ($NF != "pt_test_adjust_perf_needs_fast_switch") okbad++; refused = 0; next }
-	pt && /^\[[ 0-9.]*\] (not )?ok [0-9]+ - cpufreq-perf-test/ { pt = 0 }
 	ip && /test not run/ { notrun++ }
 	ip && /^\[[ 0-9.]*\]    +not ok [0-9]+ - / { ipfail++ }
 	ip && /^\[[ 0-9.]*\]    +ok [0-9]+ - / { ipok++ }
 	ip && /^\[[ 0-9.]*\] (not )?ok [0-9]+ - intel_pstate$/ { ip = 0 }
-	END { printf "%d %d %d %d %d %d %d", ok, nok, nref, ipok, ipfail, notrun, okbad }' "$log.txt")
-read -r k_ok k_nok k_ref k_ipok k_ipfail k_notrun k_okbad <<<"$kunit_hwp"
-# (pt_test_adjust_perf_needs_fast_switch passes anywhere: the core refuses
-# its driver before it looks for another one)
-if [ "$k_nok" -gt 0 ] && [ "$k_nok" = "$k_ref" ] && [ "$k_okbad" = 0 ] &&
+	END { printf "%d %d %d %d", pt, ipok, ipfail, notrun }' "$log.txt")
+read -r k_pt k_ipok k_ipfail k_notrun <<<"$kunit_hwp"
+if [ "$k_pt" = 0 ] && grep -q '^R-PASS: setup.test_module_refused' "$log.txt" &&
 	[ "$k_ipok" -gt 0 ] && [ "$k_ipfail" = 0 ] && [ "$k_notrun" -gt 0 ]; then
-	echo "PASS: robustness.kunit_safe_on_hwp (cpufreq-perf-test: $k_nok of $((k_ok + k_nok)) cases refused, intel_pstate registered; intel_pstate: $k_ipok cases passed, $k_notrun not run with HWP present)"
+	echo "PASS: robustness.kunit_safe_on_hwp (cpufreq-perf-test: the module refused to load, intel_pstate registered, the suite did not run; intel_pstate: $k_ipok cases passed, $k_notrun not run with HWP present)"
 else
-	echo "FAIL: robustness.kunit_safe_on_hwp: cpufreq-perf-test $k_ok ok ($k_okbad that should have been refused), $k_nok not ok of which $k_ref at the refusal; intel_pstate $k_ipok ok, $k_ipfail not ok, $k_notrun not run"
+	echo "FAIL: robustness.kunit_safe_on_hwp: cpufreq-perf-test suite ran $k_pt time(s) (must not: the module must refuse to load), refusal $(grep -c '^R-PASS: setup.test_module_refused' "$log.txt") time(s); intel_pstate $k_ipok ok, $k_ipfail not ok, $k_notrun not run"
 	fail=1
 fi
 

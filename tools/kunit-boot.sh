@@ -6,10 +6,14 @@
 #
 # ARCH    x86_64 or arm64
 # IMAGE   the kernel (tools/test-kernel.sh's x86 kernel, or a build-kernel.sh
-#         image); the suites are built in and run at boot, before init
+#         image); its built-in suites run at boot, before init, and the
+#         suites of the modules in OUT/kunit-modules/*.ko (OUT: the image's
+#         build directory; tools/build-test-module.sh puts the harness-only
+#         test module there) run when /init loads them
 # SUITE   KUnit suites the caller owns: one PASS:/FAIL: line per case
 #
-# The initramfs holds only a static /init (tools/kunit-init.c) that prints
+# The initramfs holds a static /init (tools/kunit-init.c) that loads every
+# module of /kunit-modules (the image's OUT/kunit-modules), prints
 # tools/qemu-run.sh's end marker and powers off. The console log is cached
 # next to the image (kunit-console.log) with the hash of the image and the
 # initramfs, so callers that own different suites of the same kernel share
@@ -55,7 +59,17 @@ if [ ! -x "$gen" ]; then
 		fail_all "cannot build usr/gen_init_cpio"
 fi
 initrd=$out/kunit-initrd.cpio.gz
-if [ ! -s "$initrd" ] || [ "$here/kunit-init.c" -nt "$initrd" ]; then
+modules=()
+for ko in "$out"/kunit-modules/*.ko; do
+	[ -f "$ko" ] && modules+=("$ko")
+done
+newer=0
+for f in "$here/kunit-init.c" "${modules[@]}"; do
+	[ "$f" -nt "$initrd" ] && newer=1
+done
+# the list of modules: a module taken away must rebuild the initramfs too
+mods_list=$(printf '%s\n' "${modules[@]}" | sha256sum | cut -c1-64)
+if [ ! -s "$initrd" ] || [ $newer = 1 ] || [ "$(cat "$initrd.modules" 2>/dev/null)" != "$mods_list" ]; then
 	tmp=$(mktemp -d)
 	if ! "$cc" -static -Os -o "$tmp/init" "$here/kunit-init.c" 2>"$tmp/cc.log"; then
 		cat "$tmp/cc.log" >&2
@@ -64,9 +78,17 @@ if [ ! -s "$initrd" ] || [ "$here/kunit-init.c" -nt "$initrd" ]; then
 	fi
 	printf '%s\n' "dir /dev 755 0 0" "nod /dev/console 600 0 0 c 5 1" \
 		"file /init $tmp/init 755 0 0" >"$tmp/list"
+	if [ ${#modules[@]} -gt 0 ]; then
+		echo "dir /kunit-modules 755 0 0" >>"$tmp/list"
+		for ko in "${modules[@]}"; do
+			echo "file /kunit-modules/$(basename "$ko") $ko 644 0 0" >>"$tmp/list"
+		done
+	fi
 	"$gen" -t 0 "$tmp/list" | gzip -n -9 >"$initrd.tmp" && mv "$initrd.tmp" "$initrd"
+	echo "$mods_list" >"$initrd.modules"
 	rm -rf "$tmp"
 fi
+[ ${#modules[@]} -eq 0 ] || echo "INFO: $arch KUnit initramfs loads $(printf '%s ' "${modules[@]##*/}")"
 
 # --- boot, once per image -------------------------------------------------
 log=$out/kunit-console.log
@@ -81,7 +103,7 @@ if [ ! -s "$log" ] || [ "$(cat "$log.key" 2>/dev/null)" != "$key" ]; then
 	echo "$key" >"$log.key"
 fi
 read -r run_secs run_rc <"$log.run"
-echo "INFO: $arch KUnit kernel: boot and all built-in suites took ${run_secs}s (log $log)"
+echo "INFO: $arch KUnit kernel: boot, built-in suites and test modules took ${run_secs}s (log $log)"
 
 # --- the kernel must have reached the end ------------------------------------
 if [ "$run_rc" != 0 ]; then
@@ -94,18 +116,32 @@ if [ -n "$splat" ]; then
 fi
 
 # --- parse with the tree's kunit.py ------------------------------------------
-json=$(mktemp "${TMPDIR:-/tmp}/kunit-json.XXXXXX")
-rm -f "$json"
-python3 "$KSRC/tools/testing/kunit/kunit.py" parse --json="$json" "$(cd "$(dirname "$log")" && pwd)/$(basename "$log")" \
-	>"$out/kunit-parse.txt" 2>&1
-if [ ! -s "$json" ]; then
+# 5.10's kunit.py parses one TAP document: the built-in suites' (TAP header
+# at boot) and each module's (the harness-only test module prints a header
+# of its own when it loads) are separate ones. So split the log at each
+# "TAP version" line and parse every part on its own.
+parts=$(mktemp -d "${TMPDIR:-/tmp}/kunit-parts.XXXXXX")
+awk -v d="$parts" '/TAP version [0-9]+\r?$/ { n++ } n { print > (d "/part" n ".log") }' "$log"
+: >"$out/kunit-parse.txt"
+jsons=()
+for p in "$parts"/part*.log; do
+	[ -f "$p" ] || continue
+	python3 "$KSRC/tools/testing/kunit/kunit.py" parse --json="$p.json" "$p" >>"$out/kunit-parse.txt" 2>&1
+	[ -s "$p.json" ] && jsons+=("$p.json")
+done
+if [ ${#jsons[@]} -eq 0 ]; then
 	for s in "${suites[@]}"; do report_fail "$s" "kunit.py parse produced no results (see $out/kunit-parse.txt)"; done
+	rm -rf "$parts"
 	exit 1
 fi
-python3 - "$json" "$log" "${suites[@]}" <<'EOF' || fail=1
+python3 - "$log" "${#jsons[@]}" "${jsons[@]}" "${suites[@]}" <<'EOF' || fail=1
 import json, re, sys
-data = json.load(open(sys.argv[1]))
-console = open(sys.argv[2], errors="replace").read().splitlines()
+console = open(sys.argv[1], errors="replace").read().splitlines()
+njson = int(sys.argv[2])
+groups = {}
+for j in sys.argv[3:3 + njson]:
+    for g in json.load(open(j)).get("sub_groups", []):
+        groups.setdefault(g["name"], g)
 
 def why(case):
     # KUnit prints "# <case>: EXPECTATION FAILED at <file>:<line>" and the
@@ -116,12 +152,14 @@ def why(case):
             return line.split("# ", 1)[1].strip() + " " + re.sub(r"\[[ 0-9.]+\] ", "", detail)
     return ""
 
-groups = {g["name"]: g for g in data.get("sub_groups", [])}
 bad = False
-for suite in sys.argv[3:]:
+for suite in sys.argv[3 + njson:]:
     g = groups.get(suite)
     if g is None:
-        print(f"FAIL: {suite}: suite missing from the console log")
+        # a module that did not load says why (tools/kunit-init.c, or the
+        # module's own refusal)
+        why = [re.sub(r"^.*?\] ", "", l).strip() for l in console if ": not loaded" in l]
+        print(f"FAIL: {suite}: suite missing from the console log" + (f" ({'; '.join(why)[:300]})" if why else ""))
         bad = True
         continue
     if not g["test_cases"]:
@@ -136,4 +174,5 @@ for suite in sys.argv[3:]:
             bad = True
 sys.exit(1 if bad else 0)
 EOF
+rm -rf "$parts"
 exit $fail

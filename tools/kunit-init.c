@@ -1,23 +1,79 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /init for a KUnit test kernel: built-in suites have run before init
- * starts, so print the end marker that tools/qemu-run.sh waits for and
- * power the guest off. Static, no libc features beyond syscalls wrappers,
- * so it builds for any guest architecture with the cross compiler alone.
+ * starts. Load every module in /kunit-modules (in name order; the
+ * harness-only test modules, whose suites run at load), then print the end
+ * marker that tools/qemu-run.sh waits for and power the guest off. Static,
+ * no libc features beyond syscall wrappers, so it builds for any guest
+ * architecture with the cross compiler alone.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/reboot.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+static int fd_out = 1;
+
+static void say(const char *a, const char *b, const char *c)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "kunit-init: %s%s%s\n", a, b, c);
+	if (write(fd_out, buf, strlen(buf)) < 0)
+		return;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+static void load_modules(void)
+{
+	char *names[64], path[320];
+	struct dirent *e;
+	int i, n = 0;
+	DIR *d = opendir("/kunit-modules");
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) && n < 64) {
+		size_t len = strlen(e->d_name);
+
+		if (len > 3 && !strcmp(e->d_name + len - 3, ".ko"))
+			names[n++] = strdup(e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), by_name);
+	for (i = 0; i < n; i++) {
+		int fd;
+
+		snprintf(path, sizeof(path), "/kunit-modules/%s", names[i]);
+		say("loading ", names[i], "");
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || syscall(SYS_finit_module, fd, "", 0) != 0)
+			say(names[i], ": not loaded: ", strerror(errno));
+		else
+			say(names[i], ": loaded", "");
+		if (fd >= 0)
+			close(fd);
+	}
+}
 
 int main(void)
 {
-	static const char msg[] = "kunit-init: built-in suites done\nQEMU-TEST-RC=0\nQEMU-TEST-END\n";
+	static const char msg[] = "kunit-init: suites done\nQEMU-TEST-RC=0\nQEMU-TEST-END\n";
 	int fd = open("/dev/console", O_WRONLY);
 
-	if (fd < 0)
-		fd = 1;
-	if (write(fd, msg, strlen(msg)) < 0)
+	if (fd >= 0)
+		fd_out = fd;
+	load_modules();
+	if (write(fd_out, msg, strlen(msg)) < 0)
 		return 1;
 	sync();
 	reboot(RB_POWER_OFF);

@@ -46,9 +46,17 @@ else
 	echo "CPUFREQ=none"
 fi
 echo "PSTATE-STATUS=$(cat /sys/devices/system/cpu/intel_pstate/status 2>/dev/null || echo absent)"
+# the harness-only test module (its KUnit suite runs at load)
+for ko in /kunit-modules/*.ko; do
+	[ -f "$ko" ] && { insmod "$ko" || echo "TEST-MODULE=$ko not loaded"; }
+done
 EOS
 initrd=$BUILD/state/main.cpio.gz
-"$here/mkinitramfs.sh" "$initrd" "$script"
+mods=()
+for ko in "$(dirname "$img")"/../../../kunit-modules/*.ko; do
+	[ -f "$ko" ] && mods+=("$ko:/kunit-modules/$(basename "$ko")")
+done
+"$here/mkinitramfs.sh" "$initrd" "$script" "${mods[@]}"
 log=$BUILD/logs/main-boot.log
 boot_start=$(date +%s)
 if "$here/qemu-run.sh" --arch x86_64 --kernel "$img" --initrd "$initrd" \

@@ -4,6 +4,11 @@
 # the x86 KUnit suites: configs/kunit-x86.config for intel_pstate's,
 # configs/kunit-e2e.config for the cpufreq core and schedutil end to end).
 # Prints the bzImage path.
+# With configs/kunit-e2e.config among the fragments (the default) the
+# kernel is built from tools/harness-tree.sh's tree (the series plus the
+# harness-only exports), and the harness-only test module is then built
+# against it (tools/build-test-module.sh: OUT/kunit-modules/, which
+# tools/kunit-boot.sh loads in the guest).
 # Suites call this instead of build-kernel.sh so the kernel is built once.
 # KERNEL_NAME (default x86_64-test) names the build directory and the stamp,
 # for another kernel built once per run the same way (tools/hwp-kernel.sh).
@@ -31,8 +36,17 @@ if [ -n "${CHECK_RUN_ID:-}" ] && [ -f "$stamp" ] &&
 	sed -n 2p "$stamp"
 	exit 0
 fi
+e2e=0
+case " $TEST_FRAGMENTS " in *"/configs/kunit-e2e.config "*) e2e=1 ;; esac
+if [ $e2e = 1 ]; then
+	KSRC=$("$here/harness-tree.sh")
+	export KSRC
+fi
 # shellcheck disable=SC2086
 img=$("$here/build-kernel.sh" "$name" x86_64 $TEST_FRAGMENTS)
+if [ $e2e = 1 ]; then
+	"$here/build-test-module.sh" "$BUILD/out/$name" x86_64 >/dev/null
+fi
 mkdir -p "$BUILD/state"
 printf '%s\n%s\n' "${CHECK_RUN_ID:-none} $TEST_FRAGMENTS" "$img" >"$stamp"
 echo "$img"

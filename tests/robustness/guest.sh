@@ -130,6 +130,27 @@ check setup.status "intel_pstate/status is '$(rd $IP/status)'" [ "$(rd $IP/statu
 check setup.hwp "no 'intel_pstate: HWP enabled' in the kernel log" [ "$hwp_on" -gt 0 ]
 check setup.policies "expected $ncpu per-CPU policies, got $npol" [ "$npol" -eq "$ncpu" ]
 schedutil_everywhere setup
+# the harness-only test module (tools/testing/cpufreq-perf-test) must
+# refuse to load over intel_pstate, with a clear error, changing nothing
+ko=/kunit-modules/cpufreq-perf-test.ko
+if [ -f $ko ]; then
+	if insmod $ko 2>/tmp/insmod.err; then
+		fail setup.test_module_refused "insmod $ko succeeded on the HWP machine"
+		rmmod cpufreq_perf_test 2>/dev/null
+	else
+		msg=$(dmesg | grep -m1 'cpufreq-perf-test: not loaded: another cpufreq driver' | sed 's/^\[[ 0-9.]*\] //')
+		if [ -n "$msg" ] && ! grep -q '^cpufreq_perf_test ' /proc/modules &&
+			[ "$(rd $p0/scaling_driver)" = intel_cpufreq ] && ! dmesg | grep -q 'Subtest: cpufreq-perf-test'; then
+			pass setup.test_module_refused
+			echo "R-INFO: setup.test_module_refused: $(tr '\n' ' ' </tmp/insmod.err)/ $msg"
+		else
+			fail setup.test_module_refused "insmod failed without the refusal ('$(tr '\n' ' ' </tmp/insmod.err)', log '$msg'), or the driver is now '$(rd $p0/scaling_driver)'"
+		fi
+	fi
+	schedutil_everywhere setup.after_test_module
+else
+	fail setup.test_module_refused "no $ko in the initramfs"
+fi
 for p in $(policies); do echo "R-INFO: $(basename $p): cpuinfo $(pmin $p)-$(pmax $p) kHz"; done
 splat_check setup
 

@@ -1,0 +1,59 @@
+#!/bin/bash
+# Build the harness-only test module (tools/testing/cpufreq-perf-test) as
+# an external module against a finished test kernel build:
+#
+#   tools/build-test-module.sh OUT ARCH
+#
+# OUT   the kernel's build directory ($BUILD/out/NAME, built by
+#       tools/build-kernel.sh from tools/harness-tree.sh's tree, with
+#       CONFIG_MODULES=y: configs/kunit-e2e.config)
+# ARCH  x86_64 or arm64
+#
+# The module is compiled in OUT/cpufreq-perf-test-module (a copy of the
+# source directory, so that the x86 and arm64 builds do not share objects)
+# with `make -C OUT M=...`, and installed as OUT/kunit-modules/*.ko, where
+# tools/kunit-boot.sh puts every module into the initramfs that /init
+# loads. Prints the .ko path. Log: OUT/cpufreq-perf-test-module/build.log.
+# Environment: REPO BUILD TOOLCHAIN (as tools/build-kernel.sh).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+REPO=${REPO:-$(dirname "$here")}
+BUILD=${BUILD:-$REPO/build}
+die() { echo "build-test-module: error: $*" >&2; exit 1; }
+[ $# -eq 2 ] || die "usage: $0 OUT ARCH"
+out=$(cd "$1" && pwd) arch=$2
+case "$arch" in
+x86_64) karch=x86 cross= ;;
+arm64) karch=arm64 cross=aarch64-linux-gnu- ;;
+*) die "unsupported ARCH $arch" ;;
+esac
+[ -f "$out/.config" ] && [ -f "$out/vmlinux.symvers" ] || die "$out is not a finished kernel build (with CONFIG_MODULES=y)"
+grep -qx 'CONFIG_MODULES=y' "$out/.config" || die "$out/.config lacks CONFIG_MODULES=y (configs/kunit-e2e.config)"
+case "${TOOLCHAIN:-gcc}" in
+gcc) ccbin=${cross}gcc toolchain=(LLVM= LLVM_IAS=) ;;
+llvm) ccbin=clang toolchain=(LLVM=1 LLVM_IAS=1) ;;
+*) die "unsupported TOOLCHAIN $TOOLCHAIN" ;;
+esac
+cc=$ccbin
+command -v ccache >/dev/null && cc="ccache $ccbin"
+src=$REPO/tools/testing/cpufreq-perf-test
+m=$out/cpufreq-perf-test-module
+mkdir -p "$m" "$out/kunit-modules"
+# -p keeps the times, so an unchanged source is not rebuilt
+cp -p "$src/Kbuild" "$src/cpufreq-perf-test.c" "$m/"
+export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2000-01-01}
+export KBUILD_BUILD_USER=${KBUILD_BUILD_USER:-build} KBUILD_BUILD_HOST=${KBUILD_BUILD_HOST:-localhost}
+kmake() { make -s -C "$out" ARCH="$karch" CROSS_COMPILE="$cross" CC="$cc" "${toolchain[@]}" "$@"; }
+# the kernel's own `make modules` (it has none: only Module.symvers, the
+# exports an external module is checked against), then the module
+if ! { kmake -j"${JOBS:-$(nproc)}" modules && kmake M="$m" modules; } >"$m/build.log" 2>&1; then
+	tail -n 20 "$m/build.log" >&2
+	die "the test module did not build (log: $m/build.log)"
+fi
+if grep -q 'undefined!' "$m/build.log"; then
+	grep 'undefined!' "$m/build.log" >&2
+	die "the test module uses symbols the kernel does not export (harness-exports.patch applied?)"
+fi
+cmp -s "$m/cpufreq-perf-test.ko" "$out/kunit-modules/cpufreq-perf-test.ko" ||
+	cp "$m/cpufreq-perf-test.ko" "$out/kunit-modules/cpufreq-perf-test.ko"
+echo "$out/kunit-modules/cpufreq-perf-test.ko"
