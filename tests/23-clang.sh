@@ -77,7 +77,7 @@ clang_kernel() { # NAME ARCH "SUITE..." FRAGMENT...
 	fi
 }
 
-clang_kernel x86_64-test-llvm x86_64 "intel_pstate cpufreq-perf-test" \
+clang_kernel x86_64-test-llvm x86_64 "intel_pstate_perf cpufreq-perf-test" \
 	"$REPO/Kconfig.fragment" "$REPO/configs/x86_64-test.config" \
 	"$REPO/configs/kunit-x86.config" "$REPO/configs/kunit-e2e.config"
 clang_kernel kunit-arm64-llvm arm64 "cpufreq-perf-test" \
