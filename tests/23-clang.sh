@@ -85,7 +85,7 @@ if ! htree=$("$REPO/tools/harness-tree.sh" 2>"$BUILD/23-harness-tree.err"); then
 	echo "FAIL: clang: no harness tree (tools/harness-tree.sh)"
 	exit 0
 fi
-clang_kernel x86_64-test-llvm x86_64 "intel_pstate cpufreq-perf-test" \
+clang_kernel x86_64-test-llvm x86_64 "intel_pstate_perf cpufreq-perf-test" \
 	"$REPO/Kconfig.fragment" "$REPO/configs/x86_64-test.config" \
 	"$REPO/configs/kunit-x86.config" "$REPO/configs/kunit-e2e.config"
 clang_kernel kunit-arm64-llvm arm64 "cpufreq-perf-test" \

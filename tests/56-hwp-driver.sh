@@ -6,7 +6,8 @@
 # (tests/hwp-machine/guest.sh) runs the loads and the scenarios; the host
 # checks the machine's own record of every HWP_REQUEST write
 # (tests/hwp-machine/check.py): full load, idle, a periodic load, a 99%-busy
-# thread, scaling_max_freq, no_turbo, governor switches, CPU offline/online,
+# thread, no rewrite of an unchanged request under schedutil,
+# scaling_max_freq, no_turbo, governor switches, CPU offline/online,
 # suspend to idle, passive -> active -> passive, and the series' kselftest in
 # the guest. Every figure is simulated by the emulated machine.
 #

@@ -4,8 +4,8 @@
 # DEBUG_PREEMPT, generic KASAN, UBSAN, DEBUG_LIST, SCHED_DEBUG
 # (configs/debug.config), x86_64 under TCG.
 #
-# 1. Both KUnit suites (intel_pstate, and cpufreq-perf-test of the
-#    harness-only test module tools/testing/cpufreq-perf-test, built
+# 1. Both KUnit suites (intel_pstate_perf, built in, and cpufreq-perf-test of
+#    the harness-only test module tools/testing/cpufreq-perf-test, built
 #    against this kernel and loaded by /init) run in the debug kernel with
 #    them (debug-x86, built from tools/harness-tree.sh's tree) on stock
 #    QEMU, where the test-only driver can register: one PASS/FAIL line per
@@ -15,14 +15,14 @@
 #    policies, no fast switching, a driver without ->adjust_perf(), x86
 #    invariance lost under load.
 # 2. The same debug kernel boots on the emulated HWP machine
-#    (tools/build-qemu.sh). Its built-in KUnit suites run there too (5.10's
+#    (tools/build-qemu.sh). Its built-in KUnit suite runs there too (5.10's
 #    KUnit runs every built-in suite at boot and has no switch to stop it),
 #    after intel_pstate has registered: that boot shows that the test code
 #    is safe on a machine with HWP. The test module must refuse to load
 #    (insmod by the guest, robustness.setup.test_module_refused: a clear
-#    error, its suite never runs, nothing changed), the intel_pstate suite
-#    must pass and not run its callback cases (HWP is present), and the
-#    guest then finds intel_cpufreq as the driver of every policy. (Until this change a second debug build
+#    error, its suite never runs, nothing changed), the intel_pstate_perf
+#    suite (pure functions, no driver state) must pass with every case run,
+#    and the guest then finds intel_cpufreq as the driver of every policy. (Until this change a second debug build
 #    without KUnit served this boot: 215-300 s of a cold run.) Then, with
 #    intel_pstate=passive and schedutil, vCPU 1 an efficiency core,
 #    and tests/robustness/guest.sh runs from the initramfs: governor
@@ -77,7 +77,7 @@ if ! grep -qx 'CONFIG_MODULES=y' "$kout/.config" || [ ! -f "$ko" ]; then
 	exit 1
 fi
 t0=$(date +%s)
-KUNIT_BOOT_TIMEOUT=${ROBUST_KUNIT_TIMEOUT:-1200} "$REPO/tools/kunit-boot.sh" x86_64 "$kimage" intel_pstate cpufreq-perf-test \
+KUNIT_BOOT_TIMEOUT=${ROBUST_KUNIT_TIMEOUT:-1200} "$REPO/tools/kunit-boot.sh" x86_64 "$kimage" intel_pstate_perf cpufreq-perf-test \
 	>"$BUILD/58-kunit.out" 2>&1 || fail=1
 sed -n 's/^\(PASS\|FAIL\): /\1: debug./p; /^INFO: /p' "$BUILD/58-kunit.out"
 echo "INFO: debug kernel (KUnit): boot and suites took $(($(date +%s) - t0))s (log $kout/kunit-console.log)"
@@ -185,21 +185,21 @@ tr -d '\r' <"$log" >"$log.txt"
 # the KUnit suites in this boot, with intel_pstate registered before them:
 # the test module's suite must not have run at all (the module refuses to
 # load there: robustness.setup.test_module_refused, from the guest), the
-# intel_pstate suite must pass with its callback cases not run
+# intel_pstate_perf suite must pass with every case run
 kunit_hwp=$(awk '
 	/# Subtest: cpufreq-perf-test/ { pt++; next }
-	/# Subtest: intel_pstate/ { ip = 1; next }
+	/# Subtest: intel_pstate_perf/ { ip = 1; next }
 	ip && /test not run/ { notrun++ }
 	ip && /^\[[ 0-9.]*\]    +not ok [0-9]+ - / { ipfail++ }
 	ip && /^\[[ 0-9.]*\]    +ok [0-9]+ - / { ipok++ }
-	ip && /^\[[ 0-9.]*\] (not )?ok [0-9]+ - intel_pstate$/ { ip = 0 }
+	ip && /^\[[ 0-9.]*\] (not )?ok [0-9]+ - intel_pstate_perf$/ { ip = 0 }
 	END { printf "%d %d %d %d", pt, ipok, ipfail, notrun }' "$log.txt")
 read -r k_pt k_ipok k_ipfail k_notrun <<<"$kunit_hwp"
 if [ "$k_pt" = 0 ] && grep -q '^R-PASS: setup.test_module_refused' "$log.txt" &&
-	[ "$k_ipok" -gt 0 ] && [ "$k_ipfail" = 0 ] && [ "$k_notrun" -gt 0 ]; then
-	echo "PASS: robustness.kunit_safe_on_hwp (cpufreq-perf-test: the module refused to load, intel_pstate registered, the suite did not run; intel_pstate: $k_ipok cases passed, $k_notrun not run with HWP present)"
+	[ "$k_ipok" -gt 0 ] && [ "$k_ipfail" = 0 ] && [ "$k_notrun" = 0 ]; then
+	echo "PASS: robustness.kunit_safe_on_hwp (cpufreq-perf-test: the module refused to load, intel_pstate registered, the suite did not run; intel_pstate_perf: $k_ipok cases passed)"
 else
-	echo "FAIL: robustness.kunit_safe_on_hwp: cpufreq-perf-test suite ran $k_pt time(s) (must not: the module must refuse to load), refusal $(grep -c '^R-PASS: setup.test_module_refused' "$log.txt") time(s); intel_pstate $k_ipok ok, $k_ipfail not ok, $k_notrun not run"
+	echo "FAIL: robustness.kunit_safe_on_hwp: cpufreq-perf-test suite ran $k_pt time(s) (must not: the module must refuse to load), refusal $(grep -c '^R-PASS: setup.test_module_refused' "$log.txt") time(s); intel_pstate_perf $k_ipok ok, $k_ipfail not ok, $k_notrun not run"
 	fail=1
 fi
 

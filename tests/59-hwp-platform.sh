@@ -13,7 +13,7 @@
 #    through the monitor.
 #  - "dec" (tests/hwp-machine/dec-guest.sh): MSR_POWER_CTL bit 27 (Dynamic
 #    Efficiency Control) set: no DESIRED is written, MIN and MAX follow the
-#    hints.
+#    hints, and an unchanged request is not written again.
 # The host checks the machine's record (tests/hwp-machine/platform-check.py).
 # Every figure is simulated by the emulated machine.
 #

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build (once per `make check` run) the x86_64 test kernel: the series tree,
 # TEST_FRAGMENTS (default: Kconfig.fragment, configs/x86_64-test.config and
-# the x86 KUnit suites: configs/kunit-x86.config for intel_pstate's,
+# the x86 KUnit suites: configs/kunit-x86.config for intel_pstate_perf,
 # configs/kunit-e2e.config for the cpufreq core and schedutil end to end).
 # Prints the bzImage path.
 # With configs/kunit-e2e.config among the fragments (the default) the

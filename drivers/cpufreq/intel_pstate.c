@@ -3445,7 +3445,3 @@ early_param("intel_pstate", intel_pstate_setup);
 MODULE_AUTHOR("Dirk Brandewie <dirk.j.brandewie@intel.com>");
 MODULE_DESCRIPTION("'intel_pstate' - P state driver Intel Core processors");
 MODULE_LICENSE("GPL");
-
-#ifdef CONFIG_X86_INTEL_PSTATE_KUNIT_TEST
-#include "intel_pstate_test.c"
-#endif /* CONFIG_X86_INTEL_PSTATE_KUNIT_TEST */

@@ -105,6 +105,28 @@ def main():
               e and e["des"] == highest[cpu] and lm is not None and lm >= highest[cpu] - 3,
               "lowest in effect over the second half %s; %s" % (lm, seen(ph, cpu)))
 
+    # ---- an unchanged request is not written again ------------------------
+    # In the phases where only schedutil's perf hook writes (load under
+    # schedutil, no sysfs write), ->adjust_perf() writes the register only
+    # when the request differs from the one it last wrote for the CPU: no
+    # write may repeat the request in effect on its CPU just before it.
+    steady = ("spin-cpu0", "spin-cpu1", "idle", "idle-wake", "periodic-30",
+              "busy99-turbo-cpu0", "busy99-turbo-cpu1", "uclamp-max-cpu1",
+              "uclamp-min-cpu1", "noturbo-busy99-cpu0", "noturbo-busy99-cpu1")
+    key = ("min", "max", "des", "epp")
+    n, again = 0, []
+    for ph in steady:
+        for cpu in (0, 1):
+            for r in phase_writes(ph, cpu):
+                prev = [x for x in reqs if x["cpu"] == cpu and x["t"] < r["t"]]
+                n += 1
+                if prev and all(prev[-1][k] == r[k] for k in key):
+                    again.append(r)
+    check("perf hook: an unchanged request is not written again",
+          n and not again,
+          "%d writes in %d phases under schedutil, %d repeat the request in effect%s" % (
+              n, len(steady), len(again), (": " + fmt(again, 3)) if again else ""))
+
     # ---- uclamp -----------------------------------------------------------
     # Half the capacity maps to half the invariance reference, rounded up: the
     # reference is the machine's 4-core turbo level, its highest level

@@ -204,6 +204,19 @@ def dec(tl, check):
             "HWP_REQUEST %s (MIN/MAX/DESIRED %s); record: %s" % (
                 v or "?", "%d/%d/%d" % (req & 255, (req >> 8) & 255, (req >> 16) & 255) if req is not None else "?",
                 tl.seen("spin-cpu%d" % cpu, cpu)))
+    # with DESIRED held at 0, hints that differ only in their DESIRED level
+    # give the same request: ->adjust_perf() must not write it again
+    n, again = 0, []
+    for ph in ("spin-cpu0", "spin-cpu1", "uclamp-max-cpu1", "uclamp-min-cpu1"):
+        for cpu in (0, 1):
+            for r in tl.phase_writes(ph, cpu):
+                prev = [x for x in tl.reqs if x["cpu"] == cpu and x["t"] < r["t"]]
+                n += 1
+                if prev and all(prev[-1][k] == r[k] for k in ("min", "max", "des", "epp")):
+                    again.append(r)
+    check("DEC: an unchanged request is not written again under schedutil",
+          not again, "%d writes in the schedutil load phases, %d repeat the request in effect%s" % (
+              n, len(again), (": " + tl.fmt(again, 3)) if again else ""))
     half = (HIGHEST[0] + 1) // 2
     e = tl.end_state("uclamp-max-cpu1", 1)
     check("DEC, uclamp max 512, full load, CPU 1: MAX capped at %d" % half,

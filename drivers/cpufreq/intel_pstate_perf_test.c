@@ -1,25 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests for the passive mode of intel_pstate with HWP: the mapping of
- * schedutil's performance hints onto HWP levels, and the HWP_REQUEST values
- * that the driver composes from them.
+ * KUnit tests for the mapping of schedutil's performance hints onto HWP
+ * levels in intel_pstate's passive mode: hwp_perf_scale(), hwp_perf_select()
+ * and hwp_perf_request() of intel_pstate_perf.h.
  *
- * This file is included at the end of intel_pstate.c, so that it can call the
- * driver's static functions.  Every test runs on a struct cpudata of its own
- * and checks the cached request, hwp_req_cached, never the register, so no
- * HWP hardware is needed.  Some of the functions under test also write
- * HWP_REQUEST: the tests that call them run only where the processor has no
- * HWP and the register can be read (in QEMU, where it reads 0 and ignores
- * writes), and the suite saves it before each test and restores it afterwards.
- * They never run where HWP is present.
- *
- * The driver's callbacks take a policy and find the CPU in all_cpu_data.  They
- * are called only where the driver is not running and HWP is absent, as in
- * QEMU: all_cpu_data is then NULL and nothing else uses it, so a test may point
- * it at the test CPU, with hwp_active set, and put both back afterwards.
+ * Those are pure functions of their arguments.  The tests call them on limits
+ * of their own, as intel_pstate would pass them for a CPU, and check the
+ * levels and the HWP_REQUEST values they return.  They touch no state of the
+ * driver and no register, so the module can be loaded on any machine, with or
+ * without HWP, and whether intel_pstate is running or not.
  */
 
 #include <kunit/test.h>
+#include <linux/module.h>
+
+#include "intel_pstate_perf.h"
 
 #define PSTATE_TEST_EPP		0x80
 /* Fields that the tested code must not touch: activity window and above. */
@@ -28,18 +23,18 @@
 #define PSTATE_TEST_LEVELS	GENMASK_ULL(23, 0)
 
 /**
- * struct pstate_test_limits - What intel_cpufreq_hwp_limits() reads.
+ * struct pstate_test_limits - A CPU as the driver describes it to the mapping.
  * @name: Label in failure messages.
  * @highest: Highest HWP level, in the cached HWP capabilities.
  * @guaranteed: Guaranteed HWP level, in the cached HWP capabilities.
- * @lowest: Lowest level the driver uses (cpu->pstate.min_pstate).
- * @min_ratio: Policy minimum (cpu->min_perf_ratio).
- * @max_ratio: Policy maximum (cpu->max_perf_ratio).
- * @no_turbo: Turbo disabled by the user (as with global.no_turbo).
- * @turbo_disabled: Turbo disabled by the firmware (global.turbo_disabled).
- * @ref: Frequency invariance reference level (cpu->hwp_perf_ref); 0 stands
- *	 for the capacity level, that is, a reference that follows the turbo
- *	 state as intel_pstate makes it do.
+ * @lowest: Lowest level the driver requests.
+ * @min_ratio: Policy minimum.
+ * @max_ratio: Policy maximum.
+ * @no_turbo: Turbo disabled by the user (intel_pstate's no_turbo).
+ * @turbo_disabled: Turbo disabled by the firmware.
+ * @ref: Frequency invariance reference level; 0 stands for the capacity
+ *	 level, that is, a reference that follows the turbo state as
+ *	 intel_pstate makes it do.
  */
 struct pstate_test_limits {
 	const char *name;
@@ -161,7 +156,7 @@ static const struct pstate_test_limits lim_emu_no_turbo = {
 };
 
 /**
- * struct pstate_test_case - One call of ->adjust_perf() and its outcome.
+ * struct pstate_test_case - One set of hints and the levels expected for it.
  * @name: Label in failure messages.
  * @lim: Limits of the CPU.
  * @capacity: Capacity of the CPU.
@@ -186,33 +181,15 @@ struct pstate_test_case {
 };
 
 /**
- * struct pstate_test_ctx - State of one test.
- * @cpu: The test CPU's driver data.
- * @hwp_req: Saved HWP_REQUEST of the test CPU, if @hwp_req_ok.
- * @hwp_req_ok: Whether the functions that write HWP_REQUEST may be called:
- *	        the processor has no HWP, and the register reads (as in QEMU).
- * @hwp_active: Saved hwp_active, if @installed.
- * @turbo_off: Turbo state the arithmetic cases pass to the driver's code
- *	       instead of the driver's globals, which the tests never write.
- * @dec: Dynamic Efficiency Control state passed the same way, instead of
- *	 hwp_dec.
- * @installed: Whether all_cpu_data points at the test CPU.
+ * struct pstate_test_cpu - A CPU in a test: its limits and its last request.
+ * @lim: Bounds passed to hwp_perf_select().
+ * @req: The last HWP_REQUEST value composed for the CPU, as the driver keeps
+ *	 it (a plain variable here: nothing is written anywhere).
  */
-struct pstate_test_ctx {
-	struct cpudata cpu;
-	u64 hwp_req;
-	bool hwp_req_ok;
-	int hwp_active;
-	bool installed;
-	bool turbo_off;
-	bool dec;
+struct pstate_test_cpu {
+	struct hwp_perf_limits lim;
+	u64 req;
 };
-
-static u64 pstate_test_hwp_cap(const struct pstate_test_limits *lim)
-{
-	return (u64)lim->highest | (u64)lim->guaranteed << 8 |
-	       (u64)lim->guaranteed << 16 | (u64)lim->lowest << 24;
-}
 
 static struct hwp_perf_levels pstate_test_levels(u64 req)
 {
@@ -233,6 +210,10 @@ static u64 pstate_test_request(int min, int max, int desired)
 	       HWP_DESIRED_PERF(desired);
 }
 
+/*
+ * The highest level the CPU can run at: the guaranteed level with turbo off,
+ * the highest one otherwise, as intel_pstate takes it from the capabilities.
+ */
 static int pstate_test_cap(const struct pstate_test_limits *lim)
 {
 	if (lim->no_turbo || lim->turbo_disabled)
@@ -246,42 +227,37 @@ static int pstate_test_ref(const struct pstate_test_limits *lim)
 	return lim->ref ? lim->ref : pstate_test_cap(lim);
 }
 
-static struct cpudata *pstate_test_cpu(struct kunit *test,
-				       const struct pstate_test_limits *lim,
-				       u64 req)
+/* Set up @cpu with the bounds of @lim and @req as its last request. */
+static void pstate_test_cpu(struct pstate_test_cpu *cpu,
+			    const struct pstate_test_limits *lim, u64 req)
 {
-	struct pstate_test_ctx *ctx = test->priv;
-	struct cpudata *cpu = &ctx->cpu;
-
-	cpu->hwp_cap_cached = pstate_test_hwp_cap(lim);
-	cpu->hwp_perf_ref = pstate_test_ref(lim);
-	cpu->pstate.min_pstate = lim->lowest;
-	cpu->min_perf_ratio = lim->min_ratio;
-	cpu->max_perf_ratio = lim->max_ratio;
-	intel_pstate_publish_perf_ratios(cpu);
-	cpu->epp_cached = PSTATE_TEST_EPP;
-	cpu->hwp_req_cached = req;
-	ctx->turbo_off = lim->no_turbo || lim->turbo_disabled;
-
-	return cpu;
+	cpu->lim.ref = pstate_test_ref(lim);
+	cpu->lim.cap = pstate_test_cap(lim);
+	cpu->lim.lowest = lim->lowest;
+	cpu->lim.min_ratio = lim->min_ratio;
+	cpu->lim.max_ratio = lim->max_ratio;
+	cpu->req = req;
 }
 
 /*
- * intel_cpufreq_perf_request() on the test CPU, with the turbo state of the
- * limits pstate_test_cpu() set and the test's DEC state: the driver's globals
- * are not touched, so that a running intel_pstate never sees the tests'
- * values.
+ * Select the levels for a set of hints and compose the request from the last
+ * one, as the driver does; keep it in @cpu and in *@value.  Return true if it
+ * differs from the last request, that is, if the driver would write it.
  */
-static bool pstate_test_perf(struct cpudata *cpu, unsigned long min_perf,
-			     unsigned long target_perf, unsigned long max_perf,
-			     unsigned long capacity, u64 *value)
+static bool pstate_test_perf(struct pstate_test_cpu *cpu,
+			     unsigned long min_perf, unsigned long target_perf,
+			     unsigned long max_perf, unsigned long capacity,
+			     u64 *value)
 {
-	struct pstate_test_ctx *ctx = container_of(cpu, struct pstate_test_ctx,
-						   cpu);
+	struct hwp_perf_levels l = hwp_perf_select(&cpu->lim, min_perf,
+						   target_perf, max_perf,
+						   capacity);
+	u64 prev = cpu->req;
 
-	return intel_cpufreq_perf_request(cpu, ctx->turbo_off, ctx->dec,
-					  min_perf, target_perf, max_perf,
-					  capacity, value);
+	*value = hwp_perf_request(prev, &l);
+	cpu->req = *value;
+
+	return *value != prev;
 }
 
 /*
@@ -306,155 +282,31 @@ static void pstate_test_run_cases(struct kunit *test,
 				  unsigned int n)
 {
 	const struct pstate_test_case *c;
+	struct pstate_test_cpu cpu;
 	struct hwp_perf_levels l;
-	struct cpudata *cpu;
 	u64 before = pstate_test_request(0, 0, 0), value = 0;
-	bool write;
+	bool changed;
 
 	for (c = cases; c < cases + n; c++) {
-		cpu = pstate_test_cpu(test, c->lim, before);
-		write = pstate_test_perf(cpu, c->min_perf,
-					 c->target_perf,
-					 c->max_perf ?: c->capacity,
-					 c->capacity, &value);
-		l = pstate_test_levels(cpu->hwp_req_cached);
+		pstate_test_cpu(&cpu, c->lim, before);
+		changed = pstate_test_perf(&cpu, c->min_perf, c->target_perf,
+					   c->max_perf ?: c->capacity,
+					   c->capacity, &value);
+		l = pstate_test_levels(value);
 
 		KUNIT_EXPECT_EQ_MSG(test, l.min, c->min, "%s: MIN", c->name);
 		KUNIT_EXPECT_EQ_MSG(test, l.max, c->max, "%s: MAX", c->name);
 		KUNIT_EXPECT_EQ_MSG(test, l.desired, c->desired,
 				    "%s: DESIRED", c->name);
-		KUNIT_EXPECT_TRUE_MSG(test, write, "%s: not written", c->name);
-		KUNIT_EXPECT_EQ_MSG(test, value, cpu->hwp_req_cached,
-				    "%s: written value", c->name);
+		KUNIT_EXPECT_TRUE_MSG(test, changed, "%s: unchanged", c->name);
 		KUNIT_EXPECT_EQ_MSG(test, value & ~PSTATE_TEST_LEVELS,
 				    before & ~PSTATE_TEST_LEVELS,
 				    "%s: other fields", c->name);
 	}
 }
 
-static int pstate_test_init(struct kunit *test)
-{
-	struct pstate_test_ctx *ctx;
-
-	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
-	if (!ctx)
-		return -ENOMEM;
-
-	/*
-	 * Any online CPU: the MSR writes go there.  Never where HWP is
-	 * present: the register is the real one there, and the driver may be
-	 * using it.
-	 */
-	ctx->cpu.cpu = cpumask_first(cpu_online_mask);
-	ctx->hwp_req_ok = !boot_cpu_has(X86_FEATURE_HWP) &&
-			  !rdmsrl_safe_on_cpu(ctx->cpu.cpu, MSR_HWP_REQUEST,
-					      &ctx->hwp_req);
-
-	test->priv = ctx;
-	return 0;
-}
-
-static void pstate_test_exit(struct kunit *test)
-{
-	struct pstate_test_ctx *ctx = test->priv;
-
-	if (ctx->installed) {
-		mutex_lock(&intel_pstate_driver_lock);
-		all_cpu_data = NULL;
-		hwp_active = ctx->hwp_active;
-		mutex_unlock(&intel_pstate_driver_lock);
-	}
-
-	if (ctx->hwp_req_ok)
-		wrmsrl_safe_on_cpu(ctx->cpu.cpu, MSR_HWP_REQUEST, ctx->hwp_req);
-}
-
-/* Whether the functions that write HWP_REQUEST may be called. */
-static bool pstate_test_hwp_req_ok(struct kunit *test)
-{
-	struct pstate_test_ctx *ctx = test->priv;
-
-	if (!ctx->hwp_req_ok)
-		kunit_info(test, "HWP present or HWP_REQUEST unreadable: test not run\n");
-
-	return ctx->hwp_req_ok;
-}
-
-/*
- * Let the driver's callbacks find the test CPU, as a CPU with HWP, and return
- * a policy for it; return NULL where the driver runs or HWP is present.
- */
-static struct cpufreq_policy *pstate_test_install(struct kunit *test)
-{
-	struct pstate_test_ctx *ctx = test->priv;
-	struct cpufreq_policy *policy;
-	struct cpudata **cpus;
-
-	policy = kunit_kzalloc(test, sizeof(*policy), GFP_KERNEL);
-	cpus = kunit_kzalloc(test, array_size(nr_cpu_ids, sizeof(*cpus)),
-			     GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, policy);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cpus);
-
-	policy->cpu = ctx->cpu.cpu;
-	cpus[policy->cpu] = &ctx->cpu;
-
-	if (!pstate_test_hwp_req_ok(test))
-		return NULL;
-
-	mutex_lock(&intel_pstate_driver_lock);
-	if (!all_cpu_data && !intel_pstate_driver &&
-	    !boot_cpu_has(X86_FEATURE_HWP)) {
-		ctx->hwp_active = hwp_active;
-		hwp_active = 1;
-		all_cpu_data = cpus;
-		ctx->installed = true;
-	}
-	mutex_unlock(&intel_pstate_driver_lock);
-
-	if (!ctx->installed) {
-		kunit_info(test, "intel_pstate is running or HWP is present: callbacks not called\n");
-		return NULL;
-	}
-
-	return policy;
-}
-
-struct pstate_test_call {
-	struct cpufreq_policy *policy;
-	unsigned long min_perf, target_perf, max_perf, capacity;
-};
-
-static void pstate_test_adjust_perf_fn(void *data)
-{
-	struct pstate_test_call *c = data;
-
-	intel_cpufreq_adjust_perf(c->policy, c->min_perf, c->target_perf,
-				  c->max_perf, c->capacity);
-}
-
-/*
- * ->adjust_perf() as the scheduler calls it: on the CPU of @policy (the test
- * CPU, whose HWP_REQUEST was saved), with interrupts off.
- */
-static void pstate_test_adjust_perf(struct cpufreq_policy *policy,
-				    unsigned long min_perf,
-				    unsigned long target_perf,
-				    unsigned long max_perf,
-				    unsigned long capacity)
-{
-	struct pstate_test_call c = {
-		.policy = policy, .min_perf = min_perf,
-		.target_perf = target_perf, .max_perf = max_perf,
-		.capacity = capacity,
-	};
-
-	smp_call_function_single(policy->cpu, pstate_test_adjust_perf_fn, &c,
-				 true);
-}
-
 /* hwp_perf_scale() on its own: the level is the ceiling, never one short. */
-static void intel_pstate_test_scale(struct kunit *test)
+static void intel_pstate_perf_test_scale(struct kunit *test)
 {
 	static const struct {
 		unsigned long perf;
@@ -511,7 +363,7 @@ static void intel_pstate_test_scale(struct kunit *test)
 }
 
 /* target_perf and min_perf at the edges, for symmetric and asymmetric CPUs. */
-static void intel_pstate_test_hint_edges(struct kunit *test)
+static void intel_pstate_perf_test_hint_edges(struct kunit *test)
 {
 	static const struct pstate_test_case cases[] = {
 		/* name                  limits   capacity min_perf target MIN MAX DES */
@@ -553,7 +405,7 @@ static void intel_pstate_test_hint_edges(struct kunit *test)
 }
 
 /* Both hints are rounded up: the request never provides less than asked. */
-static void intel_pstate_test_rounding(struct kunit *test)
+static void intel_pstate_perf_test_rounding(struct kunit *test)
 {
 	static const struct pstate_test_case cases[] = {
 		/* name                  limits   capacity min_perf target MIN MAX DES */
@@ -577,7 +429,7 @@ static void intel_pstate_test_rounding(struct kunit *test)
  * The hints are scaled to the invariance reference; MAX is the capacity level:
  * highest, or guaranteed with turbo disabled.
  */
-static void intel_pstate_test_cap(struct kunit *test)
+static void intel_pstate_perf_test_cap(struct kunit *test)
 {
 	static const struct pstate_test_case cases[] = {
 		/* name                  limits   capacity min_perf target MIN MAX DES */
@@ -615,41 +467,44 @@ static void intel_pstate_test_cap(struct kunit *test)
 		{ "turbo_disabled: guaranteed", &lim_turbo_disabled, 1024, 0, 1024, 1, 30, 30 },
 		{ "turbo_disabled: 446 half", &lim_turbo_disabled, 446, 0, 223, 1, 30, 15 },
 	};
-	struct cpudata *cpu;
+	struct pstate_test_cpu cpu;
 	u64 value;
 
 	pstate_test_run_cases(test, cases, ARRAY_SIZE(cases));
 
-	/* MAX follows the cached capabilities when the platform changes them. */
-	cpu = pstate_test_cpu(test, &lim_no_turbo, pstate_test_request(0, 0, 0));
-	pstate_test_perf(cpu, 0, 1024, 1024, 1024, &value);
+	/*
+	 * The platform lowers the guaranteed level, the capacity level with
+	 * turbo off: MAX and full demand follow it.
+	 */
+	pstate_test_cpu(&cpu, &lim_no_turbo, pstate_test_request(0, 0, 0));
+	pstate_test_perf(&cpu, 0, 1024, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 30);
 
-	cpu->hwp_cap_cached = (cpu->hwp_cap_cached & ~GENMASK_ULL(15, 8)) |
-			      (u64)20 << 8;
-	pstate_test_perf(cpu, 0, 1024, 1024, 1024, &value);
+	cpu.lim.cap = 20;
+	pstate_test_perf(&cpu, 0, 1024, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 20);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).max, 20);
 
 	/*
-	 * Turbo back: MAX and full demand follow at once, partial hints follow
-	 * the reference when the limits update refreshes it.
+	 * Turbo back: the capacity level is the highest level again, and MAX
+	 * and full demand follow at once; partial hints follow the reference
+	 * when it is updated (the driver does that on the next limits update).
 	 */
-	((struct pstate_test_ctx *)test->priv)->turbo_off = false;
-	pstate_test_perf(cpu, 0, 1024, 1024, 1024, &value);
+	cpu.lim.cap = lim_no_turbo.highest;
+	pstate_test_perf(&cpu, 0, 1024, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 40);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).max, 40);
-	pstate_test_perf(cpu, 0, 512, 1024, 1024, &value);
+	pstate_test_perf(&cpu, 0, 512, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 15);
 
-	cpu->hwp_perf_ref = 40;
-	pstate_test_perf(cpu, 0, 512, 1024, 1024, &value);
+	cpu.lim.ref = 40;
+	pstate_test_perf(&cpu, 0, 512, 1024, 1024, &value);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 20);
 	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).max, 40);
 }
 
 /* Floors and policy limits, and which of them wins. */
-static void intel_pstate_test_limits(struct kunit *test)
+static void intel_pstate_perf_test_limits(struct kunit *test)
 {
 	static const struct pstate_test_case cases[] = {
 		/* name                  limits   capacity min_perf target MIN MAX DES */
@@ -680,7 +535,7 @@ static void intel_pstate_test_limits(struct kunit *test)
  * the other hints; at or above the capacity it sets no limit.  The policy
  * maximum still wins over it, and the minimum wins over both.
  */
-static void intel_pstate_test_max_perf(struct kunit *test)
+static void intel_pstate_perf_test_max_perf(struct kunit *test)
 {
 	static const struct pstate_test_case cases[] = {
 		/* name                  limits   capacity min_perf target MIN MAX DES max_perf */
@@ -703,14 +558,14 @@ static void intel_pstate_test_max_perf(struct kunit *test)
 		{ "446: max half",       &lim_open, 446, 0, 446,           1, 20, 20, 223 },
 		{ "446: max 224",        &lim_open, 446, 0, 446,           1, 21, 21, 224 },
 	};
-	struct cpudata *cpu;
+	struct pstate_test_cpu cpu;
 	u64 value;
 
 	pstate_test_run_cases(test, cases, ARRAY_SIZE(cases));
 
 	/* A uclamp maximum of 0: everything at the floor. */
-	cpu = pstate_test_cpu(test, &lim_typical, pstate_test_request(0, 0, 0));
-	pstate_test_perf(cpu, 0, 1024, 0, 1024, &value);
+	pstate_test_cpu(&cpu, &lim_typical, pstate_test_request(0, 0, 0));
+	pstate_test_perf(&cpu, 0, 1024, 0, 1024, &value);
 	KUNIT_EXPECT_EQ(test, value & PSTATE_TEST_LEVELS,
 			(u64)(HWP_MIN_PERF(8) | HWP_MAX_PERF(8) |
 			      HWP_DESIRED_PERF(8)));
@@ -726,9 +581,9 @@ static bool pstate_test_sweep_point(struct kunit *test,
 				    unsigned long min_perf,
 				    unsigned long target_perf,
 				    unsigned long max_perf,
-				    const struct cpudata *cpu, int *last)
+				    const struct pstate_test_cpu *cpu, int *last)
 {
-	struct hwp_perf_levels l = pstate_test_levels(cpu->hwp_req_cached);
+	struct hwp_perf_levels l = pstate_test_levels(cpu->req);
 	int cap = pstate_test_cap(lim);
 	int ref = pstate_test_ref(lim);
 	int allowed = max_perf >= capacity ? cap :
@@ -759,7 +614,7 @@ static bool pstate_test_sweep_point(struct kunit *test,
 		why = "DESIRED decreased";
 	else if (exact >= l.min && exact <= l.max && l.desired != exact)
 		why = "DESIRED not the exact ceiling";
-	else if ((cpu->hwp_req_cached & ~PSTATE_TEST_LEVELS) !=
+	else if ((cpu->req & ~PSTATE_TEST_LEVELS) !=
 		 (pstate_test_request(0, 0, 0) & ~PSTATE_TEST_LEVELS))
 		why = "other fields changed";
 
@@ -790,7 +645,7 @@ static bool pstate_test_sweep_point(struct kunit *test,
  *   target_perf >= capacity) whenever that lies within [MIN, MAX];
  * - the fields other than MIN, MAX and DESIRED are never touched.
  */
-static void intel_pstate_test_sweep(struct kunit *test)
+static void intel_pstate_perf_test_sweep(struct kunit *test)
 {
 	static const struct pstate_test_limits *const lims[] = {
 		&lim_open, &lim_no_turbo, &lim_turbo_disabled, &lim_typical,
@@ -803,7 +658,7 @@ static void intel_pstate_test_sweep(struct kunit *test)
 	static const unsigned long capacities[] = { 1024, 768, 446, 160, 1 };
 	unsigned long capacity, min_perf, target_perf, max_perf, mins[3];
 	unsigned int i, j, k;
-	struct cpudata *cpu;
+	struct pstate_test_cpu cpu;
 	int last;
 	u64 value;
 
@@ -816,12 +671,12 @@ static void intel_pstate_test_sweep(struct kunit *test)
 			for (k = 0; k < ARRAY_SIZE(mins) * 2; k++) {
 				min_perf = mins[k / 2];
 				max_perf = k % 2 ? capacity / 2 : capacity;
-				cpu = pstate_test_cpu(test, lims[i],
-						      pstate_test_request(0, 0, 0));
+				pstate_test_cpu(&cpu, lims[i],
+						pstate_test_request(0, 0, 0));
 				last = 0;
 				for (target_perf = 0; target_perf <= 2 * capacity;
 				     target_perf++) {
-					pstate_test_perf(cpu, min_perf,
+					pstate_test_perf(&cpu, min_perf,
 							 target_perf,
 							 max_perf,
 							 capacity,
@@ -831,7 +686,7 @@ static void intel_pstate_test_sweep(struct kunit *test)
 								     min_perf,
 								     target_perf,
 								     max_perf,
-								     cpu, &last))
+								     &cpu, &last))
 						return;
 				}
 			}
@@ -848,7 +703,7 @@ static void intel_pstate_test_sweep(struct kunit *test)
  * level below the reference (the guaranteed level with no_turbo against a
  * turbo reference) makes such a loop decay.
  */
-static void intel_pstate_test_busy_loop(struct kunit *test)
+static void intel_pstate_perf_test_busy_loop(struct kunit *test)
 {
 	static const struct pstate_test_limits *const lims[] = {
 		&lim_open, &lim_typical, &lim_emu_no_turbo, &lim_slow_cpu,
@@ -856,20 +711,20 @@ static void intel_pstate_test_busy_loop(struct kunit *test)
 		&lim_guaranteed_below_base,
 	};
 	struct hwp_perf_levels l;
-	struct cpudata *cpu;
+	struct pstate_test_cpu cpu;
 	unsigned long util;
 	unsigned int i, n;
 	int level, ref, cap;
 	u64 value;
 
 	for (i = 0; i < ARRAY_SIZE(lims); i++) {
-		cpu = pstate_test_cpu(test, lims[i], pstate_test_request(0, 0, 0));
+		pstate_test_cpu(&cpu, lims[i], pstate_test_request(0, 0, 0));
 		ref = pstate_test_ref(lims[i]);
 		cap = min(pstate_test_cap(lims[i]), lims[i]->max_ratio);
 		level = lims[i]->lowest;
 		for (n = 0; n < 100; n++) {
 			util = min(1024UL * 99 * level / (100UL * ref), 1024UL);
-			pstate_test_perf(cpu, 0, util + (util >> 2),
+			pstate_test_perf(&cpu, 0, util + (util >> 2),
 					 1024, 1024, &value);
 			l = pstate_test_levels(value);
 			level = l.desired;
@@ -879,95 +734,89 @@ static void intel_pstate_test_busy_loop(struct kunit *test)
 	}
 }
 
-/* The reference level follows the ratio of frequency invariance. */
-static void intel_pstate_test_perf_ref(struct kunit *test)
-{
-	struct pstate_test_ctx *ctx = test->priv;
-	u64 ratio = arch_get_max_freq_ratio();
-
-	ctx->cpu.pstate.max_pstate_physical = 18;
-	KUNIT_EXPECT_EQ(test, intel_pstate_perf_ref(&ctx->cpu),
-			(int)clamp_t(u64, DIV_ROUND_CLOSEST_ULL(18 * ratio, 1024),
-				     1, 255));
-	if (ratio == SCHED_CAPACITY_SCALE)
-		KUNIT_EXPECT_EQ(test, intel_pstate_perf_ref(&ctx->cpu), 18);
-
-	ctx->cpu.pstate.max_pstate_physical = 0;
-	KUNIT_EXPECT_EQ(test, intel_pstate_perf_ref(&ctx->cpu), 1);
-}
-
 /* EPP and the other fields are kept; only MIN, MAX and DESIRED change. */
-static void intel_pstate_test_fields(struct kunit *test)
+static void intel_pstate_perf_test_fields(struct kunit *test)
 {
 	u64 before = pstate_test_request(3, 7, 5);
-	struct cpudata *cpu = pstate_test_cpu(test, &lim_typical, before);
+	struct pstate_test_cpu cpu;
+	struct hwp_perf_levels l;
 	u64 value;
 
-	KUNIT_EXPECT_TRUE(test, pstate_test_perf(cpu, 256, 512, 1024,
-						 1024, &value));
-	KUNIT_EXPECT_EQ(test, value, cpu->hwp_req_cached);
+	pstate_test_cpu(&cpu, &lim_typical, before);
+	KUNIT_EXPECT_TRUE(test, pstate_test_perf(&cpu, 256, 512, 1024, 1024,
+						 &value));
 	KUNIT_EXPECT_EQ(test, value & ~PSTATE_TEST_LEVELS,
 			before & ~PSTATE_TEST_LEVELS);
 	/* 45 * 256 / 1024 = 11.25, 45 * 512 / 1024 = 22.5 */
 	KUNIT_EXPECT_EQ(test, value & PSTATE_TEST_LEVELS,
 			(u64)(HWP_MIN_PERF(12) | HWP_MAX_PERF(45) |
 			      HWP_DESIRED_PERF(23)));
-	KUNIT_EXPECT_EQ(test, cpu->pstate.current_pstate, 23);
 
 	/* With every other bit set as well. */
 	before = ~PSTATE_TEST_LEVELS;
-	cpu->hwp_req_cached = before;
-	KUNIT_EXPECT_TRUE(test, pstate_test_perf(cpu, 0, 1024, 1024,
-						 1024, &value));
+	cpu.req = before;
+	KUNIT_EXPECT_TRUE(test, pstate_test_perf(&cpu, 0, 1024, 1024, 1024,
+						 &value));
 	KUNIT_EXPECT_EQ(test, value,
 			before | HWP_MIN_PERF(8) | HWP_MAX_PERF(45) |
 			HWP_DESIRED_PERF(45));
-}
 
-/* An unchanged request is not written: count what would be written. */
-static void intel_pstate_test_no_write(struct kunit *test)
-{
-	struct cpudata *cpu = pstate_test_cpu(test, &lim_lowest8,
-					      pstate_test_request(0, 0, 0));
-	unsigned long target_perf;
-	unsigned int writes = 0;
-	u64 prev, value;
-
-	KUNIT_EXPECT_TRUE(test, pstate_test_perf(cpu, 0, 512, 1024,
-						 1024, &value));
-	prev = cpu->hwp_req_cached;
-
-	/* The same hints, and other hints that map to the same levels. */
-	KUNIT_EXPECT_FALSE(test, pstate_test_perf(cpu, 0, 512, 1024,
-						  1024, &value));
-	KUNIT_EXPECT_FALSE(test, pstate_test_perf(cpu, 0, 500, 1024,
-						  1024, &value));
-	KUNIT_EXPECT_FALSE(test, pstate_test_perf(cpu, 1, 512, 1024,
-						  1024, &value));
-	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached, prev);
-
-	KUNIT_EXPECT_TRUE(test, pstate_test_perf(cpu, 0, 513, 1024,
-						 1024, &value));
-	KUNIT_EXPECT_EQ(test, pstate_test_levels(cpu->hwp_req_cached).desired, 21);
-
-	/*
-	 * Going up from 0 to 2 x capacity visits DESIRED 8 to 40 once each:
-	 * 33 writes, starting from a request that has none of them.
-	 */
-	cpu->hwp_req_cached = pstate_test_request(0, 0, 0);
-	for (target_perf = 0; target_perf <= 2048; target_perf++)
-		writes += pstate_test_perf(cpu, 0, target_perf, 1024,
-					   1024, &value);
-	KUNIT_EXPECT_EQ(test, writes, 33U);
+	/* Levels wider than their fields do not spill into the others. */
+	l.min = 0x1ff;
+	l.max = 0x1ff;
+	l.desired = 0x1ff;
+	KUNIT_EXPECT_EQ(test, hwp_perf_request(0, &l), (u64)PSTATE_TEST_LEVELS);
 }
 
 /*
- * With Dynamic Efficiency Control enabled, DESIRED stays 0, also where the
- * request had one, while MIN, MAX and the other fields are those of the same
- * hints without DEC; the level the CPU is reported at is still the selected
- * one, and an unchanged request is not written again.
+ * Hints that map to the levels of the last request give that request again,
+ * bit for bit, so that the driver, which writes the register only when the
+ * value changes, does not write it.
  */
-static void intel_pstate_test_dec(struct kunit *test)
+static void intel_pstate_perf_test_unchanged(struct kunit *test)
+{
+	struct pstate_test_cpu cpu;
+	unsigned long target_perf;
+	unsigned int changes = 0;
+	u64 prev, value;
+
+	pstate_test_cpu(&cpu, &lim_lowest8, pstate_test_request(0, 0, 0));
+	KUNIT_EXPECT_TRUE(test, pstate_test_perf(&cpu, 0, 512, 1024, 1024,
+						 &value));
+	prev = value;
+
+	/* The same hints, and other hints that map to the same levels. */
+	KUNIT_EXPECT_FALSE(test, pstate_test_perf(&cpu, 0, 512, 1024, 1024,
+						  &value));
+	KUNIT_EXPECT_FALSE(test, pstate_test_perf(&cpu, 0, 500, 1024, 1024,
+						  &value));
+	KUNIT_EXPECT_FALSE(test, pstate_test_perf(&cpu, 1, 512, 1024, 1024,
+						  &value));
+	KUNIT_EXPECT_EQ(test, value, prev);
+
+	KUNIT_EXPECT_TRUE(test, pstate_test_perf(&cpu, 0, 513, 1024, 1024,
+						 &value));
+	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 21);
+
+	/*
+	 * Going up from 0 to 2 x capacity visits DESIRED 8 to 40 once each:
+	 * 33 changes, starting from a request that has none of them.
+	 */
+	cpu.req = pstate_test_request(0, 0, 0);
+	for (target_perf = 0; target_perf <= 2048; target_perf++)
+		changes += pstate_test_perf(&cpu, 0, target_perf, 1024, 1024,
+					    &value);
+	KUNIT_EXPECT_EQ(test, changes, 33U);
+}
+
+/*
+ * With Dynamic Efficiency Control, intel_pstate keeps the levels that
+ * hwp_perf_select() chose but sets DESIRED to 0 before hwp_perf_request():
+ * the request then carries no DESIRED, also where the last one had one,
+ * while MIN, MAX and the other fields are those of the same hints without
+ * DEC, and the same hints give the same request again.
+ */
+static void intel_pstate_perf_test_desired_zero(struct kunit *test)
 {
 	static const struct {
 		unsigned long min_perf, target_perf, max_perf;
@@ -975,250 +824,52 @@ static void intel_pstate_test_dec(struct kunit *test)
 		{ 0, 0, 1024 }, { 0, 512, 1024 }, { 256, 768, 1024 },
 		{ 0, 1024, 512 }, { 1024, 1024, 1024 }, { 0, 2048, 2048 },
 	};
-	struct pstate_test_ctx *ctx = test->priv;
-	struct cpudata *cpu;
-	u64 plain, value;
+	const u64 before = pstate_test_request(0, 0, 23);
+	struct pstate_test_cpu cpu;
+	struct hwp_perf_levels l;
 	unsigned int i;
-	int level;
+	u64 plain, value;
 
+	pstate_test_cpu(&cpu, &lim_typical, before);
 	for (i = 0; i < ARRAY_SIZE(hints); i++) {
-		cpu = pstate_test_cpu(test, &lim_typical,
-				      pstate_test_request(0, 0, 23));
-		ctx->dec = false;
-		pstate_test_perf(cpu, hints[i].min_perf, hints[i].target_perf,
-				 hints[i].max_perf, 1024, &plain);
-		level = cpu->pstate.current_pstate;
+		l = hwp_perf_select(&cpu.lim, hints[i].min_perf,
+				    hints[i].target_perf, hints[i].max_perf,
+				    1024);
+		plain = hwp_perf_request(before, &l);
 		KUNIT_EXPECT_NE_MSG(test, pstate_test_levels(plain).desired, 0,
 				    "hints %u without DEC", i);
 
-		cpu = pstate_test_cpu(test, &lim_typical,
-				      pstate_test_request(0, 0, 23));
-		ctx->dec = true;
-		KUNIT_EXPECT_TRUE_MSG(test,
-				      pstate_test_perf(cpu, hints[i].min_perf,
-						       hints[i].target_perf,
-						       hints[i].max_perf, 1024,
-						       &value),
-				      "hints %u", i);
+		l.desired = 0;
+		value = hwp_perf_request(before, &l);
 		KUNIT_EXPECT_EQ_MSG(test, value,
 				    plain & ~(u64)HWP_DESIRED_PERF(~0UL),
 				    "hints %u", i);
-		KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached, value);
-		KUNIT_EXPECT_EQ(test, cpu->pstate.current_pstate, level);
-		KUNIT_EXPECT_FALSE_MSG(test,
-				       pstate_test_perf(cpu, hints[i].min_perf,
-							hints[i].target_perf,
-							hints[i].max_perf, 1024,
-							&value),
-				       "hints %u: written again", i);
+		KUNIT_EXPECT_EQ_MSG(test, hwp_perf_request(value, &l), value,
+				    "hints %u: changed again", i);
 	}
-	ctx->dec = false;
 }
 
-/*
- * intel_pstate_hwp_offline() is what ->offline() runs for a CPU with HWP, on
- * CPU offline and also when the driver is unregistered, which goes through
- * cpufreq_remove_dev() and __cpufreq_offline(): that is how the passive mode
- * is left for the active mode.  The cached request is written back when the
- * CPU comes online again, so DESIRED must be cleared in it too.
- */
-static void intel_pstate_test_offline(struct kunit *test)
-{
-	u64 before = pstate_test_request(12, 45, 23);
-	struct cpudata *cpu = pstate_test_cpu(test, &lim_typical, before);
-
-	if (!pstate_test_hwp_req_ok(test))
-		return;
-
-	intel_pstate_hwp_offline(cpu);
-	KUNIT_EXPECT_EQ(test, pstate_test_levels(cpu->hwp_req_cached).desired, 0);
-	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
-			before & ~(u64)HWP_DESIRED_PERF(~0UL));
-
-	/* A request with DESIRED at 0 stays as it is. */
-	before = pstate_test_request(12, 45, 0);
-	cpu->hwp_req_cached = before;
-	intel_pstate_hwp_offline(cpu);
-	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached, before);
-}
-
-/*
- * The helper behind ->suspend(), which runs everywhere: DESIRED is cleared,
- * the rest is kept, and the register needs writing only if DESIRED was set.
- */
-static void intel_pstate_test_suspend(struct kunit *test)
-{
-	u64 before = pstate_test_request(12, 45, 23);
-	struct cpudata *cpu = pstate_test_cpu(test, &lim_typical, before);
-
-	KUNIT_EXPECT_TRUE(test, intel_pstate_hwp_clear_desired(cpu));
-	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
-			before & ~(u64)HWP_DESIRED_PERF(~0UL));
-
-	before = cpu->hwp_req_cached;
-	KUNIT_EXPECT_FALSE(test, intel_pstate_hwp_clear_desired(cpu));
-	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached, before);
-}
-
-/*
- * A frequency request (another governor, or schedutil without invariance)
- * puts the target into MIN and DESIRED, replacing what ->adjust_perf() left.
- */
-static void intel_pstate_test_frequency_path(struct kunit *test)
-{
-	struct cpudata *cpu = pstate_test_cpu(test, &lim_typical,
-					      pstate_test_request(0, 0, 0));
-	u64 value, other;
-
-	if (!pstate_test_hwp_req_ok(test))
-		return;
-
-	pstate_test_perf(cpu, 256, 512, 1024, 1024, &value);
-	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 23);
-	other = value & ~PSTATE_TEST_LEVELS;
-
-	intel_cpufreq_adjust_hwp(cpu, 17, false, false);
-	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
-			other | HWP_MIN_PERF(17) | HWP_MAX_PERF(45) |
-			HWP_DESIRED_PERF(17));
-
-	/* Strict target: MAX at the target as well. */
-	pstate_test_perf(cpu, 256, 512, 1024, 1024, &value);
-	intel_cpufreq_adjust_hwp(cpu, 30, true, false);
-	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
-			other | HWP_MIN_PERF(30) | HWP_MAX_PERF(30) |
-			HWP_DESIRED_PERF(30));
-
-	/* The next frequency request moves DESIRED with MIN. */
-	intel_cpufreq_adjust_hwp(cpu, 8, false, false);
-	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
-			other | HWP_MIN_PERF(8) | HWP_MAX_PERF(45) |
-			HWP_DESIRED_PERF(8));
-}
-
-/*
- * The frequency path as the cpufreq core calls it, through
- * intel_cpufreq_update_pstate(): the target is clamped to the policy limits
- * (and the lowest level) first, and policy->strict_target selects MAX.
- */
-static void intel_pstate_test_frequency_callback(struct kunit *test)
-{
-	struct cpudata *cpu = pstate_test_cpu(test, &lim_typical,
-					      pstate_test_request(0, 0, 0));
-	struct cpufreq_policy *policy = pstate_test_install(test);
-	u64 other;
-
-	if (!policy)
-		return;
-
-	other = cpu->hwp_req_cached & ~PSTATE_TEST_LEVELS;
-
-	/* Above the policy maximum (45): clamped to it. */
-	KUNIT_EXPECT_EQ(test, intel_cpufreq_update_pstate(policy, 60, false), 45);
-	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
-			other | HWP_MIN_PERF(45) | HWP_MAX_PERF(45) |
-			HWP_DESIRED_PERF(45));
-
-	/* Below the lowest level (8): raised to it; MAX at the policy maximum. */
-	KUNIT_EXPECT_EQ(test, intel_cpufreq_update_pstate(policy, 3, false), 8);
-	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
-			other | HWP_MIN_PERF(8) | HWP_MAX_PERF(45) |
-			HWP_DESIRED_PERF(8));
-
-	/* A strict target puts MAX at the target too. */
-	policy->strict_target = true;
-	KUNIT_EXPECT_EQ(test, intel_cpufreq_update_pstate(policy, 30, false), 30);
-	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
-			other | HWP_MIN_PERF(30) | HWP_MAX_PERF(30) |
-			HWP_DESIRED_PERF(30));
-	KUNIT_EXPECT_EQ(test, cpu->pstate.current_pstate, 30);
-}
-
-/*
- * ->adjust_perf() puts the request into the cache, for the CPU it is given,
- * and ->suspend() clears DESIRED in it.  While the CPU is suspended, ->offline()
- * leaves the request alone.
- */
-static void intel_pstate_test_suspend_callback(struct kunit *test)
-{
-	struct cpudata *cpu = pstate_test_cpu(test, &lim_typical,
-					      pstate_test_request(0, 0, 0));
-	struct cpufreq_policy *policy = pstate_test_install(test);
-	u64 value;
-
-	if (!policy)
-		return;
-
-	cpu->pstate.scaling = 100000;
-	pstate_test_adjust_perf(policy, 256, 512, 1024, 1024);
-	value = cpu->hwp_req_cached;
-	KUNIT_EXPECT_EQ(test, value & PSTATE_TEST_LEVELS,
-			(u64)(HWP_MIN_PERF(12) | HWP_MAX_PERF(45) |
-			      HWP_DESIRED_PERF(23)));
-	/* policy->cur follows the request. */
-	KUNIT_EXPECT_EQ(test, policy->cur, 2300000U);
-
-	KUNIT_EXPECT_EQ(test, intel_pstate_suspend(policy), 0);
-	KUNIT_EXPECT_TRUE(test, cpu->suspended);
-	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
-			value & ~(u64)HWP_DESIRED_PERF(~0UL));
-
-	value = cpu->hwp_req_cached;
-	KUNIT_EXPECT_EQ(test, intel_pstate_cpu_offline(policy), 0);
-	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached, value);
-}
-
-/*
- * ->offline() is what cpufreq_remove_dev() runs, through __cpufreq_offline(),
- * for every CPU when the driver is unregistered: on the switch from the passive
- * to the active mode, and on CPU offline.  DESIRED must not survive it.
- */
-static void intel_pstate_test_offline_callback(struct kunit *test)
-{
-	struct cpudata *cpu = pstate_test_cpu(test, &lim_typical,
-					      pstate_test_request(0, 0, 0));
-	struct cpufreq_policy *policy = pstate_test_install(test);
-	u64 value;
-
-	if (!policy)
-		return;
-
-	pstate_test_adjust_perf(policy, 0, 1024, 1024, 1024);
-	value = cpu->hwp_req_cached;
-	KUNIT_EXPECT_EQ(test, pstate_test_levels(value).desired, 45);
-
-	KUNIT_EXPECT_EQ(test, intel_pstate_cpu_offline(policy), 0);
-	KUNIT_EXPECT_EQ(test, cpu->hwp_req_cached,
-			value & ~(u64)HWP_DESIRED_PERF(~0UL));
-}
-
-static struct kunit_case intel_pstate_test_cases[] = {
-	KUNIT_CASE(intel_pstate_test_scale),
-	KUNIT_CASE(intel_pstate_test_hint_edges),
-	KUNIT_CASE(intel_pstate_test_rounding),
-	KUNIT_CASE(intel_pstate_test_cap),
-	KUNIT_CASE(intel_pstate_test_limits),
-	KUNIT_CASE(intel_pstate_test_max_perf),
-	KUNIT_CASE(intel_pstate_test_sweep),
-	KUNIT_CASE(intel_pstate_test_busy_loop),
-	KUNIT_CASE(intel_pstate_test_perf_ref),
-	KUNIT_CASE(intel_pstate_test_fields),
-	KUNIT_CASE(intel_pstate_test_no_write),
-	KUNIT_CASE(intel_pstate_test_dec),
-	KUNIT_CASE(intel_pstate_test_offline),
-	KUNIT_CASE(intel_pstate_test_suspend),
-	KUNIT_CASE(intel_pstate_test_frequency_path),
-	KUNIT_CASE(intel_pstate_test_frequency_callback),
-	KUNIT_CASE(intel_pstate_test_suspend_callback),
-	KUNIT_CASE(intel_pstate_test_offline_callback),
+static struct kunit_case intel_pstate_perf_test_cases[] = {
+	KUNIT_CASE(intel_pstate_perf_test_scale),
+	KUNIT_CASE(intel_pstate_perf_test_hint_edges),
+	KUNIT_CASE(intel_pstate_perf_test_rounding),
+	KUNIT_CASE(intel_pstate_perf_test_cap),
+	KUNIT_CASE(intel_pstate_perf_test_limits),
+	KUNIT_CASE(intel_pstate_perf_test_max_perf),
+	KUNIT_CASE(intel_pstate_perf_test_sweep),
+	KUNIT_CASE(intel_pstate_perf_test_busy_loop),
+	KUNIT_CASE(intel_pstate_perf_test_fields),
+	KUNIT_CASE(intel_pstate_perf_test_unchanged),
+	KUNIT_CASE(intel_pstate_perf_test_desired_zero),
 	{}
 };
 
-static struct kunit_suite intel_pstate_test_suite = {
-	.name = "intel_pstate",
-	.init = pstate_test_init,
-	.exit = pstate_test_exit,
-	.test_cases = intel_pstate_test_cases,
+static struct kunit_suite intel_pstate_perf_test_suite = {
+	.name = "intel_pstate_perf",
+	.test_cases = intel_pstate_perf_test_cases,
 };
 
-kunit_test_suite(intel_pstate_test_suite);
+kunit_test_suite(intel_pstate_perf_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the HWP mapping of intel_pstate's performance hints");
+MODULE_LICENSE("GPL");
