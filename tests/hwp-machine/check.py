@@ -178,6 +178,11 @@ def main():
     e = end_state("gov-powersave", 1)
     check("powersave governor: frequency path (MIN = DESIRED = MAX = %d)" % lowest,
           e and e["min"] == e["des"] == e["max"] == lowest, seen("gov-powersave", 1))
+    # userspace does not ask strictly: its target goes into MIN and DESIRED
+    # (level 20 for 2.0 GHz), MAX stays the policy maximum
+    e = end_state("gov-userspace", 1)
+    check("userspace governor at 2.0 GHz: frequency path (MIN = DESIRED = 20, MAX = %d)" % highest[1],
+          e and e["min"] == e["des"] == 20 and e["max"] == highest[1], seen("gov-userspace", 1))
     rs, e = phase_writes("gov-schedutil", 1), end_state("gov-schedutil", 1)
     check("back to schedutil under load: hints again (DESIRED %d)" % highest[1],
           rs and all(r["des"] for r in rs) and e and e["des"] == highest[1], seen("gov-schedutil", 1))

@@ -60,6 +60,8 @@ load=$!
 phase gov-ramp; sleep 1
 phase gov-performance; echo performance > $p1/scaling_governor; sleep 3
 phase gov-powersave; echo powersave > $p1/scaling_governor; sleep 3
+phase gov-userspace; echo userspace > $p1/scaling_governor
+echo 2000000 > $p1/scaling_setspeed; sleep 3
 phase gov-schedutil; echo schedutil > $p1/scaling_governor; sleep 6
 phase gov-done; kill $load; wait $load 2>/dev/null
 
