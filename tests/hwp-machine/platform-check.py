@@ -112,14 +112,11 @@ def platform(tl, transcript, check):
         mid = (sp[0] + sp[1]) // 2
         rs = [r for r in (tl.in_effect(0, mid),) if r] + tl.writes(0, mid, sp[1] - tl.GRACE)
         return statistics.median(r["des"] for r in rs) if rs else None
-    # a 90%-busy thread settles where the guest's sleeps let it (its 1 ms
-    # sleeps overrun under TCG, more on a loaded host: 23-30 after boot in
-    # runs of the same kernel), so it is held against its own run after boot
-    mf, ma = median_late("busy90-fresh"), median_late("busy90-rereg")
-    check("90%-busy thread: after the re-registration within 5 of its level after boot (median DESIRED)",
-          mf is not None and ma is not None and ma >= mf - 5,
-          "median DESIRED over the second half: after boot %s, after the re-registration %s; %s | %s" % (
-              mf, ma, tl.seen("busy90-fresh", 0), tl.seen("busy90-rereg", 0)))
+    # (A 90%-busy thread is not checked: its 1 ms sleeps overrun under TCG,
+    # more on a loaded host, and the level it settles at varied from 16 to
+    # 30 between runs of the same kernel after boot, and 22 against 29 in
+    # one fresh-clone run of v6, so a pass/fail on it is flaky. The 99%-busy
+    # thread above and the uclamp maximum below are deterministic.)
     half = (HIGHEST[0] + 1) // 2
     ef, ea = tl.end_state("umax-fresh", 0), tl.end_state("umax-rereg", 0)
     check("uclamp max 512 on a full spin: MAX %d (half the reference) after boot and after the re-registration" % half,

@@ -65,7 +65,6 @@ phase wall-end
 # busy loads after a fresh boot, then no_turbo 1, status active -> passive
 # (which resets no_turbo to 0), and the same loads again
 load_phase busy99-fresh hwpload duty 0 10000 100 6
-load_phase busy90-fresh hwpload duty 0 9000 1000 6
 load_phase busy60-fresh hwpload duty 0 6000 4000 6
 # a uclamp maximum of half the capacity on a full spin: MAX is half the
 # reference the hints are scaled to, so it shows the reference itself
@@ -79,7 +78,6 @@ say REREG-STATUS "$(cat $pst/status) $(cat $c/cpu0/cpufreq/scaling_driver) $(cat
 say REREG-NO-TURBO "$(cat $pst/no_turbo)"
 sleep 1
 load_phase busy99-rereg hwpload duty 0 10000 100 6
-load_phase busy90-rereg hwpload duty 0 9000 1000 6
 load_phase busy60-rereg hwpload duty 0 6000 4000 6
 load_phase umax-rereg hwpload uclamp 0 512 spin 0 4
 
