@@ -1030,15 +1030,6 @@ static int intel_pstate_suspend(struct cpufreq_policy *policy)
 
 	cpu->suspended = true;
 
-	/*
-	 * Nobody steers the CPU while the system is suspended or shut down,
-	 * or in a kernel started by kexec, so let HWP select performance
-	 * levels on its own.  The governor has been stopped already.
-	 */
-	if (hwp_active && intel_pstate_hwp_clear_desired(cpu))
-		wrmsrl_on_cpu(cpu->cpu, MSR_HWP_REQUEST,
-			      READ_ONCE(cpu->hwp_req_cached));
-
 	return 0;
 }
 
@@ -2457,16 +2448,6 @@ static int intel_pstate_cpu_offline(struct cpufreq_policy *policy)
 	 */
 	if (hwp_active) {
 		intel_pstate_hwp_offline(cpu);
-		/*
-		 * In the passive mode policy->cur follows the DESIRED level
-		 * (intel_cpufreq_adjust_perf()): report the lowest level that
-		 * intel_pstate_hwp_offline() has just requested instead.
-		 */
-		if (intel_pstate_driver != &intel_pstate) {
-			int lowest = HWP_LOWEST_PERF(READ_ONCE(cpu->hwp_cap_cached));
-
-			WRITE_ONCE(policy->cur, lowest * cpu->pstate.scaling);
-		}
 	} else {
 		intel_pstate_set_min_pstate(cpu);
 		policy->cur = cpu->pstate.min_pstate * cpu->pstate.scaling;
@@ -2934,6 +2915,24 @@ pstate_exit:
 	return ret;
 }
 
+static int intel_cpufreq_suspend(struct cpufreq_policy *policy)
+{
+	struct cpudata *cpu = all_cpu_data[policy->cpu];
+
+	intel_pstate_suspend(policy);
+
+	/*
+	 * Nobody steers the CPU while the system is suspended or shut down,
+	 * or in a kernel started by kexec, so let HWP select performance
+	 * levels on its own.  The governor has been stopped already.
+	 */
+	if (hwp_active && intel_pstate_hwp_clear_desired(cpu))
+		wrmsrl_on_cpu(cpu->cpu, MSR_HWP_REQUEST,
+			      READ_ONCE(cpu->hwp_req_cached));
+
+	return 0;
+}
+
 static int intel_cpufreq_cpu_exit(struct cpufreq_policy *policy)
 {
 	struct freq_qos_request *req;
@@ -2956,7 +2955,7 @@ static struct cpufreq_driver intel_cpufreq = {
 	.exit		= intel_cpufreq_cpu_exit,
 	.offline	= intel_pstate_cpu_offline,
 	.online		= intel_pstate_cpu_online,
-	.suspend	= intel_pstate_suspend,
+	.suspend	= intel_cpufreq_suspend,
 	.resume		= intel_pstate_resume,
 	.update_limits	= intel_pstate_update_limits,
 	.name		= "intel_cpufreq",

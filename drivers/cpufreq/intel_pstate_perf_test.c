@@ -149,7 +149,7 @@ static const struct pstate_test_limits lim_ref_below_highest = {
 	.lowest = 8, .min_ratio = 8, .max_ratio = 45, .ref = 42,
 };
 
-/* The emulated HWP machine of the project's tests, with no_turbo. */
+/* Highest 30, guaranteed 18, with no_turbo. */
 static const struct pstate_test_limits lim_emu_no_turbo = {
 	.name = "no_turbo 30/18", .highest = 30, .guaranteed = 18,
 	.lowest = 8, .min_ratio = 8, .max_ratio = 18, .no_turbo = true,
