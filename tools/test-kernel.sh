@@ -42,8 +42,29 @@ if [ $e2e = 1 ]; then
 	KSRC=$("$here/harness-tree.sh")
 	export KSRC
 fi
+# T_ref, the unit of tools/check.sh's times: the wall time (configure and
+# build) of this kernel's first build in this build directory, from
+# nothing, with the default fragments and gcc. Recorded once, with the
+# ccache hits of that build (a cold ccache has none: a run that had a warm
+# ccache says so here, and its T_ref is then smaller than a cold one).
+tref=""
+if [ "$name" = x86_64-test ] && [ "${TOOLCHAIN:-gcc}" = gcc ] && [ -z "${SEED:-}" ] &&
+	[ ! -e "$BUILD/out/$name/.config" ] && [ ! -f "$BUILD/state/t_ref" ]; then
+	tref=$(date +%s)
+	cc0=$(ccache --print-stats 2>/dev/null | awk '$1 ~ /^(direct|preprocessed)_cache_hit$/ { h += $2 } $1 == "cache_miss" { m = $2 } END { print h + 0, m + 0 }')
+fi
 # shellcheck disable=SC2086
 img=$("$here/build-kernel.sh" "$name" x86_64 $TEST_FRAGMENTS)
+if [ -n "$tref" ]; then
+	cc1=$(ccache --print-stats 2>/dev/null | awk '$1 ~ /^(direct|preprocessed)_cache_hit$/ { h += $2 } $1 == "cache_miss" { m = $2 } END { print h + 0, m + 0 }')
+	read -r h0 m0 <<<"$cc0"
+	read -r h1 m1 <<<"$cc1"
+	mkdir -p "$BUILD/state"
+	printf '%d cold build of x86_64-test, %s, %s, %s CPUs, ccache %d hits %d misses\n' \
+		$(($(date +%s) - tref)) "$(date -u +%Y-%m-%d)" \
+		"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1) $(sed -n 's/^cpu MHz[[:space:]]*: \([0-9]*\).*/\1 MHz/p' /proc/cpuinfo | head -n 1)" \
+		"$(nproc)" $((h1 - h0)) $((m1 - m0)) >"$BUILD/state/t_ref"
+fi
 if [ $e2e = 1 ]; then
 	"$here/build-test-module.sh" "$BUILD/out/$name" x86_64 >/dev/null
 fi
