@@ -18,7 +18,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
 BUILD=${BUILD:-$REPO/build}
+default_frags=0
 if [ -z "${TEST_FRAGMENTS:-}" ]; then
+	default_frags=1
 	TEST_FRAGMENTS="$REPO/Kconfig.fragment $REPO/configs/x86_64-test.config"
 	TEST_FRAGMENTS="$TEST_FRAGMENTS $REPO/configs/kunit-x86.config $REPO/configs/kunit-e2e.config"
 fi
@@ -44,26 +46,40 @@ if [ $e2e = 1 ]; then
 fi
 # T_ref, the unit of tools/check.sh's times: the wall time (configure and
 # build) of this kernel's first build in this build directory, from
-# nothing, with the default fragments and gcc. Recorded once, with the
-# ccache hits of that build (a cold ccache has none: a run that had a warm
-# ccache says so here, and its T_ref is then smaller than a cold one).
+# nothing, with the default fragments, gcc and JOBS = the CPU count.
+# Recorded once, with the ccache hits of that build: a build with more
+# than 5% hits is marked "warm ccache", and tools/check.sh then says that
+# its multiples are not against a cold T_ref.
+ccstats() { # hits misses of the ccache in use, or nothing without ccache
+	command -v ccache >/dev/null 2>&1 || return 0
+	ccache --print-stats 2>/dev/null | awk '$1 ~ /^(direct|preprocessed)_cache_hit$/ { h += $2 } $1 == "cache_miss" { m = $2 } END { print h + 0, m + 0 }' || true
+}
 tref=""
-if [ "$name" = x86_64-test ] && [ "${TOOLCHAIN:-gcc}" = gcc ] && [ -z "${SEED:-}" ] &&
+if [ "$name" = x86_64-test ] && [ $default_frags = 1 ] && [ "${TOOLCHAIN:-gcc}" = gcc ] &&
+	[ -z "${SEED:-}" ] && [ "${JOBS:-$(nproc)}" = "$(nproc)" ] &&
 	[ ! -e "$BUILD/out/$name/.config" ] && [ ! -f "$BUILD/state/t_ref" ]; then
 	tref=$(date +%s)
-	cc0=$(ccache --print-stats 2>/dev/null | awk '$1 ~ /^(direct|preprocessed)_cache_hit$/ { h += $2 } $1 == "cache_miss" { m = $2 } END { print h + 0, m + 0 }')
+	cc0=$(ccstats)
 fi
 # shellcheck disable=SC2086
 img=$("$here/build-kernel.sh" "$name" x86_64 $TEST_FRAGMENTS)
 if [ -n "$tref" ]; then
-	cc1=$(ccache --print-stats 2>/dev/null | awk '$1 ~ /^(direct|preprocessed)_cache_hit$/ { h += $2 } $1 == "cache_miss" { m = $2 } END { print h + 0, m + 0 }')
-	read -r h0 m0 <<<"$cc0"
-	read -r h1 m1 <<<"$cc1"
+	secs=$(($(date +%s) - tref))
+	cc1=$(ccstats)
+	if [ -n "$cc0" ] && [ -n "$cc1" ]; then
+		read -r h0 m0 <<<"$cc0"
+		read -r h1 m1 <<<"$cc1"
+		h=$((h1 - h0)) m=$((m1 - m0))
+		cc="ccache $h hits $m misses"
+		[ $((h * 20)) -le $((h + m)) ] || cc="$cc, warm ccache"
+	else
+		cc="no ccache"
+	fi
 	mkdir -p "$BUILD/state"
-	printf '%d cold build of x86_64-test, %s, %s, %s CPUs, ccache %d hits %d misses\n' \
-		$(($(date +%s) - tref)) "$(date -u +%Y-%m-%d)" \
+	printf '%d cold build of x86_64-test, %s, %s, %s CPUs, %s\n' "$secs" "$(date -u +%Y-%m-%d)" \
 		"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1) $(sed -n 's/^cpu MHz[[:space:]]*: \([0-9]*\).*/\1 MHz/p' /proc/cpuinfo | head -n 1)" \
-		"$(nproc)" $((h1 - h0)) $((m1 - m0)) >"$BUILD/state/t_ref"
+		"$(nproc)" "$cc" >"$BUILD/state/t_ref.tmp"
+	mv "$BUILD/state/t_ref.tmp" "$BUILD/state/t_ref"
 fi
 if [ $e2e = 1 ]; then
 	"$here/build-test-module.sh" "$BUILD/out/$name" x86_64 >/dev/null
