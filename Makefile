@@ -37,6 +37,8 @@ TOOLCHAIN       := $(if $(or $(LLVM),$(filter clang%,$(notdir $(CC)))),llvm,gcc)
 # recipes run with the toolchain by name only: a CC or LLVM given here must
 # not reach the kernel's own make through the environment or MAKEFLAGS
 RUN             := env -u CC -u LLVM -u LLVM_IAS MAKEFLAGS= TOOLCHAIN=$(TOOLCHAIN)
+# when make started: tools/check.sh's total includes deps, base and tree
+CHECK_START     := $(shell date +%s)
 CHECK_RUN       := env -u CC -u LLVM -u LLVM_IAS -u TOOLCHAIN MAKEFLAGS=
 
 REPO := $(CURDIR)
@@ -89,12 +91,12 @@ boot:
 	@$(RUN) tools/main.sh --no-deps
 
 ## check: deps, base, tree, then the tests/NN-*.sh suites but 24 and 57 (TESTS='01 10' for some); ends with the time per suite, the total and its multiple of T_ref
-check:
-	@start=$$(date +%s); $(MAKE) --no-print-directory deps tree && $(CHECK_RUN) CHECK_START=$$start tools/check.sh
+check: deps tree
+	@$(CHECK_RUN) CHECK_START=$(CHECK_START) tools/check.sh
 
 ## check-full: as check, plus suites 24 (config variants) and 57 (A/B)
-check-full:
-	@start=$$(date +%s); $(MAKE) --no-print-directory deps tree && $(CHECK_RUN) CHECK_FULL=1 CHECK_START=$$start tools/check.sh
+check-full: deps tree
+	@$(CHECK_RUN) CHECK_FULL=1 CHECK_START=$(CHECK_START) tools/check.sh
 
 ## clean: drop kernel objects and logs (keeps the downloaded base and the tree)
 clean:

@@ -10,7 +10,7 @@
 # non-zero without printing a FAIL counts as one FAIL. The last line is
 #   N passed, N failed[, N skipped]
 # and the exit status is non-zero if anything failed.
-# TESTS='01 10' limits the run to suites whose file name starts with those;
+# TESTS='01 10' limits the run to suites whose file name starts with those.
 # Without TESTS, the suites in FULL_ONLY (default: 24 57, the
 # configuration variants and the A/B pipeline) run only with CHECK_FULL=1
 # (make check-full): with them a cold run on a slow 2-core machine does not
@@ -20,7 +20,8 @@
 # the x86_64 test kernel in this build directory (tools/test-kernel.sh
 # records it in $BUILD/state/t_ref the first time it builds that kernel
 # from nothing, with the ccache hits of that build): the last lines give
-# each suite's time, the total, and both divided by T_ref.
+# each suite's time (deps and tree first, when the Makefile passes
+# CHECK_START), the total, and both divided by T_ref.
 # SUITE_TIMEOUT (seconds, default 2400) bounds each suite; past it the suite
 # is killed and counts as a FAIL.
 set -uo pipefail
@@ -34,7 +35,9 @@ export CHECK_RUN_ID=${CHECK_RUN_ID:-$(date +%s)-$$}
 FULL_ONLY=${FULL_ONLY-24 57}
 pass=0 fail=0 skip=0
 skips=() fails=() notrun=() times=()
-run_start=${CHECK_START:-$(date +%s)}
+run_start=${CHECK_START:-}
+case "$run_start" in '' | *[!0-9]*) run_start=$(date +%s) ;; esac
+first=""
 for t in "$REPO"/tests/[0-9][0-9]-*.sh; do
 	[ -f "$t" ] || continue
 	suite=$(basename "$t" .sh)
@@ -52,6 +55,7 @@ for t in "$REPO"/tests/[0-9][0-9]-*.sh; do
 	fi
 	echo "=== $suite"
 	start=$(date +%s)
+	[ -n "$first" ] || first=$start
 	suite_fail=0
 	rc=""
 	while IFS= read -r line; do
@@ -70,8 +74,9 @@ for t in "$REPO"/tests/[0-9][0-9]-*.sh; do
 		fails+=("$suite: $why")
 		echo "FAIL: $suite: $why"
 	fi
-	echo "=== $suite done in $(($(date +%s) - start))s"
-	times+=("$suite $(($(date +%s) - start))")
+	secs=$(($(date +%s) - start))
+	echo "=== $suite done in ${secs}s"
+	times+=("$suite $secs")
 done
 total=$(($(date +%s) - run_start))
 
@@ -90,8 +95,10 @@ fi
 # the cost in T_ref (first field of $BUILD/state/t_ref: seconds)
 tref=$(awk 'NR == 1 { print $1 }' "$BUILD/state/t_ref" 2>/dev/null)
 case "$tref" in '' | *[!0-9]* | 0) tref= ;; esac
+[ -z "$first" ] || times=("before-the-suites(deps,tree) $((first - run_start))" "${times[@]}")
 echo "Time per suite (s${tref:+; x T_ref}):"
 for t in "${times[@]}"; do
+	# shellcheck disable=SC2086 # "suite seconds": no spaces or globs
 	set -- $t
 	if [ -n "$tref" ]; then
 		awk -v n="$1" -v s="$2" -v r="$tref" 'BEGIN { printf "  %-28s %6d  %5.2f\n", n, s, s / r }'
@@ -102,8 +109,11 @@ done
 if [ -n "$tref" ]; then
 	awk -v s="$total" -v r="$tref" -v m="$(cut -d' ' -f2- "$BUILD/state/t_ref" | head -n 1)" \
 		'BEGIN { printf "Total: %d s = %.2f x T_ref (T_ref %d s: %s)\n", s, s / r, r, m }'
+	if grep -q 'warm ccache' "$BUILD/state/t_ref"; then
+		echo "Note: T_ref was measured with a warm ccache (above): these multiples are not against a cold T_ref"
+	fi
 else
-	echo "Total: $total s (no T_ref: the x86_64 test kernel was not built from nothing in $BUILD)"
+	echo "Total: $total s (no T_ref: the x86_64 test kernel was not built from nothing in $BUILD; to measure it: make clean, rm -f $BUILD/state/t_ref, an empty CCACHE_DIR, make kernel)"
 fi
 summary="$pass passed, $fail failed"
 [ $skip -eq 0 ] || summary="$summary, $skip skipped"
