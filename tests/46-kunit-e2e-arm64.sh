@@ -19,8 +19,11 @@
 # 22 a second arm64 kernel, built with gcc, served this suite alone: the
 # series has no arm64 file, and gcc compiles its generic files (cpufreq
 # core, schedutil) for x86_64 in suites 10, 21 and 25, so that build
-# showed only gcc's arm64 code generation of them, at the cost of a cold
-# arm64 kernel build.
+# showed gcc's arm64 code generation of them, at the cost of a cold arm64
+# kernel build. Lost with it: gcc's arm64 build of the harness test module,
+# and a run of this suite on a gcc-built kernel (the perf path still runs
+# on gcc-built x86_64 kernels in suites 45, 56 and 58); and this suite now
+# needs clang, as suite 23 does (tools/deps.sh installs it).
 #
 # Environment: REPO BUILD KSRC (kernel tree with the full series applied).
 # Prints PASS:/FAIL: lines, one per KUnit case and per clang check.

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by suites 23 and 46: build a test kernel with Debian's clang and
 # LLVM (make LLVM=1 LLVM_IAS=1) from tools/harness-tree.sh's tree, check
 # that clang and ld.lld made it and that no file the series touches has a
@@ -54,13 +55,31 @@ clang_kernel() { # NAME ARCH "SUITE..." FRAGMENT...
 		echo "$w" | head -n 10 | sed 's/^/  /'
 		echo "FAIL: clang $arch: $(echo "$w" | wc -l) warnings in the files the series touches"
 	fi
-	# shellcheck disable=SC2086
-	"$REPO/tools/kunit-boot.sh" "$arch" "$img" $suites | while IFS= read -r line; do
+	# every case line of kunit-boot.sh, renamed; a non-zero exit of it
+	# without a FAIL of its own, or no case at all, is a FAIL here
+	local cases=0 failed=0 rc
+	while IFS= read -r line; do
 		case $line in
-		PASS:* | FAIL:*) echo "${line%%:*}: clang $arch kunit ${line#*: }" ;;
+		PASS:* | FAIL:*)
+			cases=$((cases + 1))
+			case $line in FAIL:*) failed=$((failed + 1)) ;; esac
+			echo "${line%%:*}: clang $arch kunit ${line#*: }"
+			;;
+		__KUNIT_RC__=*) rc=${line#__KUNIT_RC__=} ;;
 		*) echo "$line" ;;
 		esac
-	done
+	done < <(
+		# shellcheck disable=SC2086
+		"$REPO/tools/kunit-boot.sh" "$arch" "$img" $suites
+		echo "__KUNIT_RC__=$?"
+	)
+	if [ "${rc:-1}" != 0 ] && [ $failed = 0 ]; then
+		echo "FAIL: clang $arch kunit: tools/kunit-boot.sh exited ${rc:-without a status} without a FAIL of its own"
+	fi
+	if [ $cases = 0 ]; then
+		echo "FAIL: clang $arch kunit: no KUnit case reported (suites: $suites)"
+		return
+	fi
 	if grep -qE 'test not run|callbacks not called' "$out/kunit-console.log" 2>/dev/null; then
 		grep -E 'test not run|callbacks not called' "$out/kunit-console.log" | head -n 3
 		echo "FAIL: clang $arch kunit: a case did not exercise the code it tests in the guest"
