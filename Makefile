@@ -94,7 +94,7 @@ boot:
 check: deps tree
 	@$(CHECK_RUN) CHECK_START=$(CHECK_START) tools/check.sh
 
-## check-full: as check, plus suites 24 (config variants) and 57 (A/B)
+## check-full: as check, plus suite 24 (config variants)
 check-full: deps tree
 	@$(CHECK_RUN) CHECK_FULL=1 CHECK_START=$(CHECK_START) tools/check.sh
 
