@@ -8,6 +8,9 @@ deb=linux-source-5.10_${BASE_VERSION}_all.deb
 tag=base-$BASE_VERSION
 fetch=$REPO/tools/fetch-base.sh
 
+. "$REPO/tools/lib/ktap.sh"
+ktap_plan 10
+
 pinned() { awk -v f="$1" '$1 !~ /^#/ && $2 == f { print $1 }' "$REPO/base.sha256"; }
 
 # --- the real base --------------------------------------------------------------
@@ -15,14 +18,14 @@ if git -C "$KSRC" rev-parse -q --verify "refs/tags/$tag" >/dev/null; then
 	want=$(sed -n 's/^# base-commit '"$BASE_VERSION"' \([0-9a-f]*\)$/\1/p' "$REPO/base.sha256")
 	got=$(git -C "$KSRC" rev-parse "$tag^{commit}")
 	if [ -z "$want" ]; then
-		echo "SKIP: base-commit-reproducible: no '# base-commit $BASE_VERSION' line in base.sha256"
+		ktap_fail base-commit-reproducible "no '# base-commit $BASE_VERSION' line in base.sha256"
 	elif [ "$got" = "$want" ]; then
-		echo "PASS: base-commit-reproducible"
+		ktap_ok base-commit-reproducible
 	else
-		echo "FAIL: base-commit-reproducible: tag $tag is $got, base.sha256 pins $want"
+		ktap_fail base-commit-reproducible "tag $tag is $got, base.sha256 pins $want"
 	fi
 else
-	echo "FAIL: base-present: $KSRC has no tag $tag"
+	ktap_fail base-commit-reproducible "$KSRC has no tag $tag"
 fi
 src=""
 if [ -f "$BUILD/dl/$deb" ]; then
@@ -31,11 +34,11 @@ elif [ -n "${LOCAL_TARBALL:-}" ] && [ "${LOCAL_TARBALL%.deb}" != "$LOCAL_TARBALL
 	src=$LOCAL_TARBALL
 fi
 if [ -z "$src" ]; then
-	echo "SKIP: base-checksum: the .deb is not cached (base came from LOCAL_TARBALL=${LOCAL_TARBALL:-})"
+	ktap_skip base-checksum "the .deb is not cached (base came from LOCAL_TARBALL=${LOCAL_TARBALL:-})"
 elif [ "$(sha256sum <"$src" | cut -c1-64)" = "$(pinned "$deb")" ]; then
-	echo "PASS: base-checksum"
+	ktap_ok base-checksum
 else
-	echo "FAIL: base-checksum: $src does not match base.sha256"
+	ktap_fail base-checksum "$src does not match base.sha256"
 fi
 
 # --- refusals, in a scratch build dir ------------------------------------------------
@@ -50,9 +53,9 @@ run() {
 nothing_unpacked() { [ ! -e "$scratch/b/linux" ] && [ -z "$(ls -d "$scratch"/b/.unpack.* "$scratch"/b/dl/.download.* 2>/dev/null)" ]; }
 expect() { # NAME PATTERN: fetch failed, said PATTERN, left nothing behind
 	if [ $rc -ne 0 ] && grep -q "$2" "$scratch/out" && nothing_unpacked; then
-		echo "PASS: $1"
+		ktap_ok "$1"
 	else
-		echo "FAIL: $1: status $rc, output: $(tr '\n' ' ' <"$scratch/out" | cut -c1-300)"
+		ktap_fail "$1" "status $rc, output: $(tr '\n' ' ' <"$scratch/out" | cut -c1-300)"
 	fi
 }
 
@@ -66,23 +69,26 @@ if [ -n "$src" ]; then
 	run MIRROR=http://127.0.0.1:9/debian SECURITY_MIRROR=http://127.0.0.1:9/debian-security
 	expect corrupted-download-refused "checksum mismatch"
 	if [ -e "$scratch/b/dl/$deb" ]; then
-		echo "FAIL: corrupted-download-deleted: $deb is still in the cache"
+		ktap_fail corrupted-download-deleted "$deb is still in the cache"
 	else
-		echo "PASS: corrupted-download-deleted"
+		ktap_ok corrupted-download-deleted
 	fi
 	expect mirror-unreachable-error "cannot reach the Debian mirror"
 	# a corrupted local copy: refused, and the user's file is left alone
 	rm -rf "$scratch/b"
 	run LOCAL_TARBALL="$scratch/corrupt.deb"
 	expect corrupted-local-copy-refused "refusing LOCAL_TARBALL"
-	[ -f "$scratch/corrupt.deb" ] || echo "FAIL: corrupted-local-copy-kept: the user's file was deleted"
+	ktap_check corrupted-local-copy-kept "the user's file was deleted" [ -f "$scratch/corrupt.deb" ]
 	rm -f "$scratch/corrupt.deb"
 	# not enough disk: refused before unpacking
 	rm -rf "$scratch/b"
 	run LOCAL_TARBALL="$src" MIN_FREE_MB=999999999
 	expect disk-full-refused "not enough free disk space"
 else
-	echo "SKIP: corrupted-download-refused: no cached .deb to corrupt"
+	for c in corrupted-download-refused corrupted-download-deleted mirror-unreachable-error \
+		corrupted-local-copy-refused corrupted-local-copy-kept disk-full-refused; do
+		ktap_skip "$c" "no cached .deb to corrupt (the base came from LOCAL_TARBALL)"
+	done
 fi
 
 # a version with no pinned checksum
@@ -97,7 +103,7 @@ if [ -d "$BUILD/apt/lists" ]; then
 fi
 run BASE_VERSION=5.10.0-0 BASE_SHA256=0000000000000000000000000000000000000000000000000000000000000000
 if grep -q "cannot reach the Debian mirror" "$scratch/out"; then
-	echo "SKIP: unserved-version-lists-versions: the mirror is unreachable from here"
+	ktap_skip unserved-version-lists-versions "the mirror is unreachable from here"
 else
 	expect unserved-version-lists-versions "versions of linux-source-5.10 served"
 fi

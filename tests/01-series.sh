@@ -6,6 +6,9 @@ set -uo pipefail
 BASE_VERSION=${BASE_VERSION:-5.10.262-1}
 SERIES_AUTHOR=${SERIES_AUTHOR:-Schedutil Perf Hints <perf-hints@example.org>}
 series=$REPO/tools/series.sh
+. "$REPO/tools/lib/ktap.sh"
+# six checks on a scratch repository, three on the real series
+ktap_plan 9
 
 scratch=$(mktemp -d "$BUILD/.test-series.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
@@ -25,7 +28,7 @@ k=$scratch/k
 		echo new >drivers/cpufreq/new.c && git add drivers/cpufreq/new.c &&
 		GIT_AUTHOR_DATE=2020-12-02T10:00:00+01:00 git commit -q -m "cpufreq: add new.c" &&
 		git config branch.series.description "$(printf 'cpufreq: a scratch series\n\nCover text, kept.\n\nSecond paragraph.')"
-) >"$scratch/setup.log" 2>&1 || { echo "FAIL: scratch-setup: $(tail -n3 "$scratch/setup.log")"; exit 1; }
+) >"$scratch/setup.log" 2>&1 || { ktap_fail_rest "scratch repository not set up: $(tail -n3 "$scratch/setup.log")"; exit 1; }
 s() { env KSRC="$k" BUILD="$scratch/b" BASE_VERSION=T SERIES_STATE="$scratch/stamp" "$@"; }
 
 s PATCHES="$scratch/p1" "$series" export 2>/dev/null
@@ -35,22 +38,22 @@ if s PATCHES="$scratch/p1" "$series" tree >"$scratch/out" 2>&1 &&
 	s PATCHES="$scratch/p2" "$series" tree >/dev/null 2>&1 &&
 	s PATCHES="$scratch/p2" "$series" export "$scratch/p3" 2>/dev/null &&
 	diff -r "$scratch/p2" "$scratch/p3" >"$scratch/diff"; then
-	echo "PASS: scratch-round-trip"
+	ktap_ok "scratch-round-trip"
 else
-	echo "FAIL: scratch-round-trip: $(head -c 400 "$scratch/diff" "$scratch/out" | tr '\n' ' ')"
+	ktap_fail "scratch-round-trip" "$(head -c 400 "$scratch/diff" "$scratch/out" | tr '\n' ' ')"
 fi
 if grep -q '^Cover text, kept.$' "$scratch/p3/0000-cover-letter.patch" &&
 	grep -q '^Subject: \[PATCH 0/2\] cpufreq: a scratch series$' "$scratch/p3/0000-cover-letter.patch"; then
-	echo "PASS: scratch-cover-letter-kept"
+	ktap_ok "scratch-cover-letter-kept"
 else
-	echo "FAIL: scratch-cover-letter-kept: subject or text of the cover letter lost"
+	ktap_fail "scratch-cover-letter-kept" "subject or text of the cover letter lost"
 fi
 
 # unchanged patches/: nothing to do
 if s PATCHES="$scratch/p3" "$series" tree 2>&1 | grep -q "up to date"; then
-	echo "PASS: tree-reuses-existing-branch"
+	ktap_ok "tree-reuses-existing-branch"
 else
-	echo "FAIL: tree-reuses-existing-branch: did not recognise the applied series"
+	ktap_fail "tree-reuses-existing-branch" "did not recognise the applied series"
 fi
 
 # local work on the branch is not thrown away
@@ -59,9 +62,9 @@ tip=$(git -C "$k" rev-parse HEAD)
 cp -r "$scratch/p3" "$scratch/p4" && echo >>"$scratch/p4/0002-cpufreq-add-new.c.patch"
 if ! s PATCHES="$scratch/p4" "$series" tree >"$scratch/out" 2>&1 &&
 	grep -q "not in patches/" "$scratch/out" && [ "$(git -C "$k" rev-parse HEAD)" = "$tip" ]; then
-	echo "PASS: tree-keeps-unexported-work"
+	ktap_ok "tree-keeps-unexported-work"
 else
-	echo "FAIL: tree-keeps-unexported-work: $(tr '\n' ' ' <"$scratch/out")"
+	ktap_fail "tree-keeps-unexported-work" "$(tr '\n' ' ' <"$scratch/out")"
 fi
 
 # a patch that does not apply: named, with the file, and the tree left sane
@@ -74,9 +77,9 @@ if ! s PATCHES="$scratch/bad" FORCE=1 "$series" tree >"$scratch/out" 2>&1 &&
 	[ ! -d "$k/.git/rebase-apply" ] &&
 	[ "$(git -C "$k" rev-parse HEAD)" = "$(git -C "$k" rev-parse base-T)" ] &&
 	[ -z "$(git -C "$k" status --porcelain)" ]; then
-	echo "PASS: bad-patch-named-and-tree-sane"
+	ktap_ok "bad-patch-named-and-tree-sane"
 else
-	echo "FAIL: bad-patch-named-and-tree-sane: $(tr '\n' ' ' <"$scratch/out" | cut -c1-400)"
+	ktap_fail "bad-patch-named-and-tree-sane" "$(tr '\n' ' ' <"$scratch/out" | cut -c1-400)"
 fi
 
 # an interrupted apply (git am stopped half-way) is recovered without FORCE
@@ -87,35 +90,35 @@ git -C "$k" am --abort >/dev/null 2>&1 # back to base-T, as after an interrupt
 git -C "$k" am -q "$scratch/p3/0001-cpufreq-change-two.patch" >/dev/null 2>&1
 if s PATCHES="$scratch/p3" "$series" tree >"$scratch/out" 2>&1 &&
 	[ "$(git -C "$k" rev-list --count base-T..HEAD)" = 2 ]; then
-	echo "PASS: tree-recovers-interrupted-apply"
+	ktap_ok "tree-recovers-interrupted-apply"
 else
-	echo "FAIL: tree-recovers-interrupted-apply: $(tr '\n' ' ' <"$scratch/out")"
+	ktap_fail "tree-recovers-interrupted-apply" "$(tr '\n' ' ' <"$scratch/out")"
 fi
 
 # --- the real series ---------------------------------------------------------
 mapfile -t pl < <(ls "$REPO"/patches/*.patch 2>/dev/null | grep -v '/0000-cover-letter.patch$')
 if [ ${#pl[@]} -eq 0 ]; then
-	echo "SKIP: series-applies: patches/ has no patches yet"
+	ktap_skip_rest "patches/ has no patches yet"
 	exit 0
 fi
 tag=base-$BASE_VERSION
 n=$(git -C "$KSRC" rev-list --count "$tag..series" 2>/dev/null || echo 0)
 branch=$(git -C "$KSRC" symbolic-ref -q --short HEAD || true)
 if [ "$n" = "${#pl[@]}" ] && [ "$branch" = series ]; then
-	echo "PASS: series-applies (${#pl[@]} patches on $tag)"
+	ktap_ok "series-applies" "${#pl[@]} patches on $tag"
 else
-	echo "FAIL: series-applies: branch series has $n commits on $tag (HEAD: ${branch:-detached}), patches/ has ${#pl[@]}"
+	ktap_fail "series-applies" "branch series has $n commits on $tag (HEAD: ${branch:-detached}), patches/ has ${#pl[@]}"
 fi
 want=$(for p in "${pl[@]}"; do git mailinfo /dev/null /dev/null <"$p" | sed -n 's/^Subject: //p'; done)
 got=$(git -C "$KSRC" log --reverse --format=%s "$tag..series")
 if [ "$want" = "$got" ]; then
-	echo "PASS: series-subjects-in-order"
+	ktap_ok "series-subjects-in-order"
 else
-	echo "FAIL: series-subjects-in-order: branch subjects differ from patches/"
+	ktap_fail "series-subjects-in-order" "branch subjects differ from patches/"
 fi
 others=$(git -C "$KSRC" log --format='%an <%ae>' "$tag..series" | sort -u | grep -vxF "$SERIES_AUTHOR" || true)
 if [ -z "$others" ]; then
-	echo "PASS: series-author-is-project-identity"
+	ktap_ok "series-author-is-project-identity"
 else
-	echo "FAIL: series-author-is-project-identity: patches authored by $(echo "$others" | tr '\n' ';') instead of SERIES_AUTHOR ($SERIES_AUTHOR)"
+	ktap_fail "series-author-is-project-identity" "patches authored by $(echo "$others" | tr '\n' ';') instead of SERIES_AUTHOR ($SERIES_AUTHOR)"
 fi
