@@ -13,7 +13,7 @@ branch=${SERIES_BRANCH:-series}
 CLANG_KERNEL_RESULTS=4
 
 clang_kernel() { # NAME ARCH "SUITE..." FRAGMENT...
-	local name=$1 arch=$2 suites=$3 img out ver w touched htree pats
+	local name=$1 arch=$2 suites=$3 img out ver w touched htree pats objs f
 	shift 3
 	out=$BUILD/out/$name
 	touched=$(git -C "$KSRC" diff --name-only "$base..$branch" -- '*.c' '*.h' | grep -v '^tools/')
@@ -55,12 +55,17 @@ clang_kernel() { # NAME ARCH "SUITE..." FRAGMENT...
 	fi
 	# warnings of the whole build that name a file the series touches: the
 	# compiler's (with the source path), objtool's and the linker's (with
-	# the object, relative to the output directory), modpost's
+	# the object, relative to the output directory), modpost's. The touched .c objects were deleted before it, so those
+	# there now were compiled in this run; none at all would make the check
+	# one of nothing.
 	pats=$( { echo "$touched" | sed 's#^#/#'; echo "$touched" | sed -n 's#\.c$#.o#p'; } )
 	w=$(grep -iE '(warning|error)' "$out/build.log" | grep -F "$pats" || true)
-	if [ -z "$w" ]; then
+	objs=$(for f in $touched; do case $f in *.c) [ ! -f "$out/${f%.c}.o" ] || echo "${f%.c}.o" ;; esac; done)
+	if [ -z "$objs" ]; then
+		ktap_fail "clang $arch: no warning in the files the series touches" "no object of a touched .c file was built in $out"
+	elif [ -z "$w" ]; then
 		ktap_ok "clang $arch: no warning in the files the series touches" \
-			"their objects compiled in this run; $(grep -c 'warning:' "$out/build.log") warnings elsewhere in this run's log"
+			"compiled in this run: $(echo "$objs" | paste -sd' ' -); $(grep -c 'warning:' "$out/build.log") warnings elsewhere in this run's log"
 	else
 		echo "$w" | head -n 10 | sed 's/^/  /'
 		ktap_fail "clang $arch: no warning in the files the series touches" "$(echo "$w" | wc -l) warnings in them"
