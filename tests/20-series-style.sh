@@ -7,7 +7,7 @@
 #  - every patch carries the project identity as author and a Signed-off-by.
 # KTAP; the plan is computed before any check: the SPDX prerequisite, one
 # result per exception line, one for the patches' presence, two per patch
-# (checkpatch, identity), seven kernel-doc checks.
+# (checkpatch, identity), eight kernel-doc checks.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 PATCHES=${PATCHES:-$REPO/patches}
@@ -29,7 +29,7 @@ nexc=0
 [ ! -f "$exceptions" ] || nexc=$(awk '$1 != "" && $1 !~ /^#/' "$exceptions" | wc -l)
 # shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
-ktap_plan $((1 + nexc + 1 + 2 * ${#patches[@]} + 7))
+ktap_plan $((1 + nexc + 1 + 2 * ${#patches[@]} + 8))
 ktap_check "checkpatch SPDX check: python3-ply" "python3-ply is not installed (make deps)" \
 	python -c 'import ply'
 
@@ -103,20 +103,17 @@ kdoc map_util_perf include/linux/sched/cpufreq.h -function map_util_perf
 kdoc cpufreq_driver_adjust_perf drivers/cpufreq/cpufreq.c \
 	-function cpufreq_driver_adjust_perf -function cpufreq_driver_has_adjust_perf
 kdoc arch_get_max_freq_ratio arch/x86/kernel/smpboot.c -function arch_get_max_freq_ratio
-if (cd "$KSRC" && ./scripts/kernel-doc -rst -function arch_get_max_freq_ratio arch/x86/kernel/smpboot.c 2>/dev/null) |
-	grep -q "^.. c:function::.*arch_get_max_freq_ratio"; then
-	ktap_ok "kernel-doc present arch_get_max_freq_ratio"
-else
-	ktap_fail "kernel-doc present arch_get_max_freq_ratio" "no kernel-doc comment found"
-fi
-# kernel-doc silently says nothing about a function it cannot find: make sure
-# the documented functions are really there and documented.
-for f in cpufreq_driver_adjust_perf cpufreq_driver_has_adjust_perf; do
-	if (cd "$KSRC" && ./scripts/kernel-doc -rst -function "$f" drivers/cpufreq/cpufreq.c 2>/dev/null) |
-		grep -q "^.. c:function::.*$f"; then
+# kernel-doc silently says nothing about a function it cannot find (-none
+# passes on it): make sure each function asked for by name is really there
+# and documented.
+for ff in arch/x86/kernel/smpboot.c:arch_get_max_freq_ratio include/linux/sched/cpufreq.h:map_util_perf \
+	drivers/cpufreq/cpufreq.c:cpufreq_driver_adjust_perf drivers/cpufreq/cpufreq.c:cpufreq_driver_has_adjust_perf; do
+	f=${ff#*:}
+	if (cd "$KSRC" && ./scripts/kernel-doc -rst -function "$f" "${ff%%:*}" 2>/dev/null) |
+		grep -q "^.. c:function::.*\\b$f\\b"; then
 		ktap_ok "kernel-doc present $f"
 	else
-		ktap_fail "kernel-doc present $f" "no kernel-doc comment found"
+		ktap_fail "kernel-doc present $f" "no kernel-doc comment found in ${ff%%:*}"
 	fi
 done
 exit 0
