@@ -60,7 +60,7 @@ command -v "$cc" >/dev/null || fail_all "$cc not found (run 'make deps')"
 gen=$BUILD/tools/gen_init_cpio
 if [ ! -x "$gen" ]; then
 	mkdir -p "$BUILD/tools"
-	cc -O2 -o "$gen.tmp" "$KSRC/usr/gen_init_cpio.c" && mv "$gen.tmp" "$gen" ||
+	cc -O2 -o "$gen.tmp" "$KSRC/usr/gen_init_cpio.c" 2> >(sed "s/^/  /" >&2) && mv "$gen.tmp" "$gen" ||
 		fail_all "cannot build usr/gen_init_cpio"
 fi
 initrd=$out/kunit-initrd.cpio.gz
