@@ -5,6 +5,9 @@
 #    each of which the cover letter must name and justify.
 #  - scripts/kernel-doc -none on the new interfaces: no warning.
 #  - every patch carries the project identity as author and a Signed-off-by.
+# KTAP; the plan is computed before any check: the SPDX prerequisite, one
+# result per exception line, one for the patches' presence, two per patch
+# (checkpatch, identity), eight kernel-doc checks.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 PATCHES=${PATCHES:-$REPO/patches}
@@ -16,13 +19,24 @@ pybin=$BUILD/tmp/suite20-bin
 mkdir -p "$pybin"
 ln -sf /usr/bin/python3 "$pybin/python"
 export PATH=$pybin:/usr/bin:$PATH
-if ! python -c 'import ply' 2>/dev/null; then
-	echo "FAIL: checkpatch SPDX check: python3-ply is not installed (make deps)"
-fi
-
-[ -x "$KSRC/scripts/checkpatch.pl" ] || { echo "FAIL: checkpatch: no kernel tree in $KSRC"; exit 0; }
 exceptions=$REPO/tests/checkpatch-exceptions
 cover=$PATCHES/0000-cover-letter.patch
+patches=()
+for p in "$PATCHES"/*.patch; do
+	[ -f "$p" ] && [ "$(basename "$p")" != 0000-cover-letter.patch ] && patches+=("$p")
+done
+nexc=0
+[ ! -f "$exceptions" ] || nexc=$(awk '$1 != "" && $1 !~ /^#/' "$exceptions" | wc -l)
+# shellcheck source=tools/lib/ktap.sh
+. "$REPO/tools/lib/ktap.sh"
+ktap_plan $((1 + nexc + 1 + 2 * ${#patches[@]} + 8))
+ktap_check "checkpatch SPDX check: python3-ply" "python3-ply is not installed (make deps)" \
+	python -c 'import ply'
+
+if [ ! -x "$KSRC/scripts/checkpatch.pl" ]; then
+	ktap_fail_rest "no kernel tree in $KSRC (no scripts/checkpatch.pl)"
+	exit 0
+fi
 # allowed TYPEs for patch file NAME, from the exceptions file
 allowed() {
 	[ -f "$exceptions" ] || return 0
@@ -32,18 +46,15 @@ if [ -f "$exceptions" ]; then
 	while read -r pat type _; do
 		case "$pat" in ''|'#'*) continue ;; esac
 		if grep -q -- "$type" "$cover" 2>/dev/null; then
-			echo "PASS: checkpatch exception $type ($pat) is justified in the cover letter"
+			ktap_ok "checkpatch exception $type ($pat) is justified in the cover letter"
 		else
-			echo "FAIL: checkpatch exception $type ($pat): the cover letter does not mention it"
+			ktap_fail "checkpatch exception $type ($pat) is justified in the cover letter" "the cover letter does not mention it"
 		fi
 	done <"$exceptions"
 fi
-n=0
-for p in "$PATCHES"/*.patch; do
-	[ -f "$p" ] || continue
+ktap_check "checkpatch: patches in ${PATCHES#"$REPO"/}" "no patches in $PATCHES" [ ${#patches[@]} -gt 0 ]
+for p in "${patches[@]}"; do
 	name=$(basename "$p")
-	[ "$name" = 0000-cover-letter.patch ] && continue
-	n=$((n + 1))
 	out=$(cd "$KSRC" && ./scripts/checkpatch.pl --strict --show-types "$p" 2>&1)
 	total=$(echo "$out" | sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings, \([0-9]*\) checks.*/\1 \2 \3/p')
 	ok=$(allowed "$name")
@@ -51,39 +62,40 @@ for p in "$PATCHES"/*.patch; do
 		echo "$ok" | grep -qx -- "$type" || echo "$type"
 	done)
 	if [ -z "$total" ]; then
-		echo "$out" | tail -n 5
-		echo "FAIL: checkpatch --strict $name: checkpatch printed no total"
+		echo "$out" | tail -n 5 | sed 's/^/  /'
+		ktap_fail "checkpatch --strict $name" "checkpatch printed no total"
 	elif [ -z "$left" ]; then
-		echo "PASS: checkpatch --strict $name${ok:+ (allowed: $(echo $ok))}"
+		# shellcheck disable=SC2086,SC2116 # the allowed types, on one line
+		ktap_ok "checkpatch --strict $name" "${ok:+allowed: $(echo $ok)}"
 	else
-		echo "$out" | grep -E '^(ERROR|WARNING|CHECK)' | head -n 5
-		echo "FAIL: checkpatch --strict $name: $(echo $left) ($total errors warnings checks)"
+		echo "$out" | grep -E '^(ERROR|WARNING|CHECK)' | head -n 5 | sed 's/^/  /'
+		# shellcheck disable=SC2086,SC2116
+		ktap_fail "checkpatch --strict $name" "$(echo $left) ($total errors warnings checks)"
 	fi
 	from=$(sed -n 's/^From: //p' "$p" | head -n 1)
 	if [ "$from" = "$SERIES_AUTHOR" ] && grep -qF "Signed-off-by: $SERIES_AUTHOR" "$p"; then
-		echo "PASS: identity $name"
+		ktap_ok "identity $name"
 	else
-		echo "FAIL: identity $name: author '$from', expected '$SERIES_AUTHOR' with a Signed-off-by"
+		ktap_fail "identity $name" "author '$from', expected '$SERIES_AUTHOR' with a Signed-off-by"
 	fi
 done
-[ $n -gt 0 ] || echo "FAIL: checkpatch: no patches in $PATCHES"
 
 # kernel-doc of the interfaces the series adds (whole files where they are new)
 kdoc() { # name file [-function f ...]
 	local name=$1 file=$2
 	shift 2
 	if [ ! -f "$KSRC/$file" ]; then
-		echo "FAIL: kernel-doc $name: $file is missing"
+		ktap_fail "kernel-doc $name" "$file is missing"
 		return
 	fi
 	out=$(cd "$KSRC" && ./scripts/kernel-doc -none "$@" "$file" 2>&1)
 	# kernel-doc -none prints nothing for a documented function; an
 	# undocumented one asked for by -function is reported as a warning
 	if [ -z "$out" ]; then
-		echo "PASS: kernel-doc $name"
+		ktap_ok "kernel-doc $name"
 	else
-		echo "$out" | head -n 5
-		echo "FAIL: kernel-doc $name: $(echo "$out" | wc -l) warning line(s)"
+		echo "$out" | head -n 5 | sed 's/^/  /'
+		ktap_fail "kernel-doc $name" "$(echo "$out" | wc -l) warning line(s)"
 	fi
 }
 kdoc intel_pstate_perf.h drivers/cpufreq/intel_pstate_perf.h
@@ -91,20 +103,17 @@ kdoc map_util_perf include/linux/sched/cpufreq.h -function map_util_perf
 kdoc cpufreq_driver_adjust_perf drivers/cpufreq/cpufreq.c \
 	-function cpufreq_driver_adjust_perf -function cpufreq_driver_has_adjust_perf
 kdoc arch_get_max_freq_ratio arch/x86/kernel/smpboot.c -function arch_get_max_freq_ratio
-if (cd "$KSRC" && ./scripts/kernel-doc -rst -function arch_get_max_freq_ratio arch/x86/kernel/smpboot.c 2>/dev/null) |
-	grep -q "^.. c:function::.*arch_get_max_freq_ratio"; then
-	echo "PASS: kernel-doc present arch_get_max_freq_ratio"
-else
-	echo "FAIL: kernel-doc present arch_get_max_freq_ratio: no kernel-doc comment found"
-fi
-# kernel-doc silently says nothing about a function it cannot find: make sure
-# the documented functions are really there and documented.
-for f in cpufreq_driver_adjust_perf cpufreq_driver_has_adjust_perf; do
-	if (cd "$KSRC" && ./scripts/kernel-doc -rst -function "$f" drivers/cpufreq/cpufreq.c 2>/dev/null) |
-		grep -q "^.. c:function::.*$f"; then
-		echo "PASS: kernel-doc present $f"
+# kernel-doc silently says nothing about a function it cannot find (-none
+# passes on it): make sure each function asked for by name is really there
+# and documented.
+for ff in arch/x86/kernel/smpboot.c:arch_get_max_freq_ratio include/linux/sched/cpufreq.h:map_util_perf \
+	drivers/cpufreq/cpufreq.c:cpufreq_driver_adjust_perf drivers/cpufreq/cpufreq.c:cpufreq_driver_has_adjust_perf; do
+	f=${ff#*:}
+	if (cd "$KSRC" && ./scripts/kernel-doc -rst -function "$f" "${ff%%:*}" 2>/dev/null) |
+		grep -q "^.. c:function::.*\\b$f\\b"; then
+		ktap_ok "kernel-doc present $f"
 	else
-		echo "FAIL: kernel-doc present $f: no kernel-doc comment found"
+		ktap_fail "kernel-doc present $f" "no kernel-doc comment found in ${ff%%:*}"
 	fi
 done
 exit 0

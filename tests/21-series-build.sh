@@ -26,23 +26,34 @@
 #  - The worktree is left at the series tip, with the bisect's tip build
 #    in $BUILD/out/bisect: suite 24 (the configuration variants, in
 #    make check-full) starts its builds from a copy of it.
+# KTAP; plan: the bisect-narrow self-test, then one result per step (the
+# base and each commit of base..series), counted before any check.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/out/bisect
 tmp=$BUILD/tmp/suite21
 mkdir -p "$tmp"
-LABEL=bisect
 # shellcheck source=tools/lib/series-wt.sh
 . "$REPO/tools/lib/series-wt.sh"
+# shellcheck source=tools/lib/ktap.sh
+. "$REPO/tools/lib/ktap.sh"
+
+# no branch: no commits, and the base step fails below with the reason
+commits=$(git -C "$KSRC" rev-list --reverse "$base..$branch" 2>/dev/null)
+# shellcheck disable=SC2086 # one word per commit
+set -- $commits
+ktap_plan $((2 + $#))
 
 if out_st=$("$REPO/tools/bisect-narrow.py" --self-test 2>&1); then
-	echo "PASS: bisect-narrow narrows only what it can ($(echo "$out_st" | tail -n 1))"
+	ktap_ok "bisect-narrow narrows only what it can" "$(echo "$out_st" | tail -n 1)"
 else
-	echo "$out_st"
-	echo "FAIL: bisect-narrow self-test"
+	echo "$out_st" | sed 's/^/  /'
+	ktap_fail "bisect-narrow narrows only what it can" "its self-test failed (above)"
 fi
-
-commits=$(git -C "$KSRC" rev-list --reverse "$base..$branch")
+if ! series_wt; then
+	ktap_fail_rest "$SERIES_WT_WHY"
+	exit 0
+fi
 
 # A walk whose every input is the same as one that passed before (the
 # commits, the fragments, the toolchain and the packages it comes from,
@@ -68,7 +79,11 @@ if [ "${CHECK_FRESH:-0}" != 1 ] && [ -f "$record" ] && [ -f "$out/vmlinux" ] &&
 	git -C "$wt" checkout -q --detach "$tip"; then
 	when=$(date -u -r "$record" '+%Y-%m-%d %H:%M UTC')
 	echo "INFO: bisect: the walk with these inputs (key $key: commits, fragments, toolchain and its packages, harness) passed on $when; its results follow, not built again (CHECK_FRESH=1 builds)"
-	sed "s/^PASS: .*/& (recorded $when)/" "$record"
+	# one name per step; a record that does not match the plan shows as
+	# missing or extra results
+	while IFS= read -r name; do
+		ktap_ok "$name" "cached: passed on $when with the same inputs (key $key), not built in this run"
+	done <"$record"
 	exit 0
 fi
 rm -f "$BUILD"/state/bisect-*.pass
@@ -76,8 +91,9 @@ walk=$tmp/walk.$$
 : >"$walk"
 
 i=0
+failed0=$KTAP_FAILED
 for c in "$base" $commits; do
-	subj=$(git -C "$KSRC" log -1 --format=%s "$c")
+	subj=$(git -C "$KSRC" log -1 --format=%s "$c" | tr "#" " ")
 	[ "$c" = "$base" ] && label="base" || label=$(printf 'patch %02d: %s' "$i" "$subj")
 	# the commit $out was last built at, when that build passed: a header
 	# change since then is narrowed (for the base step of a second run,
@@ -85,12 +101,17 @@ for c in "$base" $commits; do
 	prev=$(cat "$out/.bisect-commit" 2>/dev/null || true)
 	git -C "$wt" cat-file -e "$prev^{commit}" 2>/dev/null || prev=
 	rm -f "$out/.bisect-commit"
-	git -C "$wt" checkout -q --detach "$c" || { echo "FAIL: bisect $label: checkout failed"; i=$((i + 1)); continue; }
+	name="builds at $label"
+	if ! git -C "$wt" checkout -q --detach "$c"; then
+		ktap_fail "$name" "checkout of $c in $wt failed"
+		i=$((i + 1))
+		continue
+	fi
 	# local changes would ride along the checkouts: the walk would not be
 	# the commits'
 	if [ -n "$(git -C "$wt" status --porcelain)" ]; then
-		git -C "$wt" status --short | head -n 5
-		echo "FAIL: bisect $label: the worktree $wt has local changes (git -C $wt stash, or remove it)"
+		git -C "$wt" status --short | head -n 5 | sed 's/^/  /'
+		ktap_fail "$name" "the worktree $wt has local changes (git -C $wt stash, or remove it)"
 		i=$((i + 1))
 		continue
 	fi
@@ -98,8 +119,8 @@ for c in "$base" $commits; do
 	narrowed=""
 	if [ -n "$prev" ] && [ "$prev" != "$c" ] && [ -f "$out/vmlinux" ]; then
 		if ! "$REPO/tools/bisect-narrow.py" "$wt" "$c" "$out" "$prev" >"$tmp/narrow" 2>"$tmp/narrow.err"; then
-			cat "$tmp/narrow.err"
-			echo "FAIL: bisect $label: tools/bisect-narrow.py failed"
+			sed 's/^/  /' "$tmp/narrow.err"
+			ktap_fail "$name" "tools/bisect-narrow.py failed"
 			i=$((i + 1))
 			continue
 		fi
@@ -119,15 +140,16 @@ for c in "$base" $commits; do
 	t0=$SECONDS
 	if KSRC=$wt SEED=${BISECT_SEED-x86_64-test} SEED_NARROW=1 VMLINUX_ONLY=1 "$build" bisect x86_64 "$tmp/bisect.config" >"$tmp/bisect.log" 2>&1; then
 		echo "$c" >"$out/.bisect-commit"
-		echo "PASS: builds at $label${narrowed:+ ($narrowed)}" | tee -a "$walk"
+		echo "$name" >>"$walk"
+		ktap_ok "$name" "$narrowed"
 		echo "INFO: bisect $label: build step $((SECONDS - t0))s$(sed -n 's/.*(SEED), relocated from [^:]*: / (started from a copy of the test kernel: /p' "$tmp/bisect.log" | sed 's/$/)/')"
 	else
-		tail -n 8 "$tmp/bisect.log"
-		echo "FAIL: builds at $label: see $BUILD/out/bisect/build.log" | tee -a "$walk"
+		tail -n 8 "$tmp/bisect.log" | sed 's/^/  /'
+		ktap_fail "$name" "see $BUILD/out/bisect/build.log"
 	fi
 	i=$((i + 1))
 done
-if [ "$(grep -c '^PASS: ' "$walk")" = "$((i))" ] && ! grep -q '^FAIL' "$walk"; then
+if [ "$KTAP_FAILED" = "$failed0" ] && [ "$(wc -l <"$walk")" = "$i" ]; then
 	mkdir -p "$BUILD/state" && mv "$walk" "$record"
 fi
 rm -f "$walk"

@@ -9,19 +9,31 @@
 # what its option changes (kbuild's per-option dependencies); without it,
 # from scratch. Split from suite 21 on 2026-12-02: with them, a cold make
 # check took longer than CI's 90 minutes (README, "Measured times").
+# KTAP, plan 3 (one per variant); without the worktree at the series tip,
+# every variant fails with the reason.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 tmp=$BUILD/tmp/suite24
 mkdir -p "$tmp"
-LABEL=variants
 # shellcheck source=tools/lib/series-wt.sh
 . "$REPO/tools/lib/series-wt.sh"
+# shellcheck source=tools/lib/ktap.sh
+. "$REPO/tools/lib/ktap.sh"
+ktap_plan 3
+if ! series_wt; then
+	ktap_fail_rest "$SERIES_WT_WHY"
+	exit 0
+fi
 
 # variants of the full series, in the worktree at the series tip: drop the
 # lines naming DROP (regex), add EXTRA. A first build starts from a copy of
 # the bisect's tip build (SEED), so that kbuild rebuilds only what the
 # option changes.
-git -C "$wt" checkout -q --detach "$branch" || echo "FAIL: variants: cannot check out $branch in $wt"
+# (building whatever else is checked out there would not test the series)
+if ! git -C "$wt" checkout -q --detach "$branch"; then
+	ktap_fail_rest "cannot check out $branch in $wt"
+	exit 0
+fi
 variant() { # seed name drop-regex extra-line...
 	local seed=$1 name=$2 drop=$3
 	shift 3
@@ -30,11 +42,11 @@ variant() { # seed name drop-regex extra-line...
 	printf '%s\n' "$@" >>"$tmp/$name.config"
 	local t0=$SECONDS
 	if KSRC=$wt SEED=$seed VMLINUX_ONLY=1 "$build" "variant-$name" x86_64 "$tmp/$name.config" >"$tmp/$name.log" 2>&1; then
-		echo "PASS: builds with the series and $name"
+		ktap_ok "builds with the series and $name"
 		echo "INFO: variant $name: build step $((SECONDS - t0))s$(grep -q '(SEED)' "$tmp/$name.log" && echo ", started from a copy of $seed")"
 	else
-		tail -n 8 "$tmp/$name.log"
-		echo "FAIL: builds with the series and $name: see $BUILD/out/variant-$name/build.log"
+		tail -n 8 "$tmp/$name.log" | sed 's/^/  /'
+		ktap_fail "builds with the series and $name" "see $BUILD/out/variant-$name/build.log"
 	fi
 }
 # SCHED_MC_PRIO (default y with SMP) selects both CPU_FREQ and X86_INTEL_PSTATE;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2317 # compare() runs under ktap_sub
 # Suite 25: no new compiler (W=1) or sparse (C=2) warnings in the files the
 # series touches. Every touched .c file that the x86_64 test config builds is
 # compiled with `make W=1 C=2` at the base and with the whole series, and the
@@ -15,6 +16,10 @@
 # prepare come from ccache, as the gcc trees' do after suite 10. (Starting
 # the trees from copies of the test kernels' builds, SEED, was tried and
 # measured slower: 86 s against 65 s, 2026-12-03.)
+# KTAP, plan 2: gcc (W=1 and sparse), clang (W=1). Each nests a document
+# of its own, written once its compiles are done (the objects to check are
+# known only then): one result per compiled object and one for the
+# compiles as a whole, or a single failure when the compiles fail.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 BASE_VERSION=${BASE_VERSION:-5.10.262-1}
@@ -23,8 +28,9 @@ branch=${SERIES_BRANCH:-series}
 wt=$BUILD/wt/warn-base
 tmp=$BUILD/tmp/suite25
 mkdir -p "$tmp" "$BUILD/wt"
-JOBS=${JOBS:-$(nproc)}
-command -v sparse >/dev/null || { echo "FAIL: sparse: not installed (make deps)"; exit 0; }
+# shellcheck source=tools/lib/ktap.sh
+. "$REPO/tools/lib/ktap.sh"
+ktap_plan 2
 
 frags=("$REPO/Kconfig.fragment" "$REPO/configs/x86_64-test.config")
 for f in "$REPO"/configs/kunit*.config; do [ -f "$f" ] && frags+=("$f"); done
@@ -33,12 +39,21 @@ filter_frags() { "$REPO/tools/filter-fragments.sh" "$@"; }
 if [ ! -e "$wt/.git" ]; then
 	rm -rf "$wt"
 	git -C "$KSRC" worktree prune
-	git -C "$KSRC" worktree add -q --detach "$wt" "$base" || { echo "FAIL: warnings: cannot create worktree $wt"; exit 0; }
+	if ! git -C "$KSRC" worktree add -q --detach "$wt" "$base"; then
+		ktap_fail_rest "cannot create worktree $wt"
+		exit 0
+	fi
 fi
-git -C "$wt" checkout -q --detach "$base"
+if ! git -C "$wt" checkout -q --detach "$base"; then
+	ktap_fail_rest "cannot check out $base in $wt"
+	exit 0
+fi
 
 files=$(git -C "$KSRC" diff --name-only --diff-filter=AM "$base..$branch" -- '*.c' | grep -v '^tools/' || true)
-[ -n "$files" ] || { echo "FAIL: warnings: the series touches no .c file?"; exit 0; }
+if [ -z "$files" ]; then
+	ktap_fail_rest "the series touches no .c file ($base..$branch in $KSRC)?"
+	exit 0
+fi
 
 # configure + prepare a tree in O=$BUILD/out/NAME (once), then compile the
 # objects of the touched files that the config builds, with W=1 and sparse.
@@ -78,34 +93,45 @@ warnings() { # name tree toolchain -> $tmp/NAME.warn
 		sed -E 's#^.*/##; s#^([^:]+):[0-9]+(:[0-9]+)?:#\1:#' | sort >"$tmp/$name.warn"
 }
 
+# a nested KTAP document (run by ktap_sub, in a subshell: its counters
+# are its own); exit 1 if anything failed
 compare() { # toolchain: gcc (W=1, sparse) or llvm (W=1)
 	local tc=$1 sfx what objs o src new
+	KTAP_N=0 KTAP_FAILED=0
 	case $tc in
 	gcc) sfx="" what="W=1/sparse" ;;
 	llvm) sfx="-llvm" what="clang W=1" ;;
 	esac
 	if ! warnings "warn-base$sfx" "$wt" "$tc"; then
 		tail -n 10 "$tmp/warn-base$sfx.log" "$tmp/warn-base$sfx.raw" 2>/dev/null
-		echo "FAIL: warnings ($tc): cannot compile the touched files at the base"
-		return
+		ktap_plan 1
+		ktap_fail "compiles the touched files" "cannot compile them at the base"
+		return 1
 	fi
 	if ! warnings "warn-series$sfx" "$KSRC" "$tc"; then
 		tail -n 10 "$tmp/warn-series$sfx.log" "$tmp/warn-series$sfx.raw" 2>/dev/null
-		echo "FAIL: warnings ($tc): cannot compile the touched files with the series"
-		return
+		ktap_plan 1
+		ktap_fail "compiles the touched files" "cannot compile them with the series"
+		return 1
 	fi
 	objs=$(cat "$tmp/warn-series$sfx.objs")
-	[ -n "$objs" ] || { echo "FAIL: warnings ($tc): no touched file is built by the test config"; return; }
+	if [ -z "$objs" ]; then
+		ktap_plan 1
+		ktap_fail "compiles the touched files" "no touched file is built by the test config"
+		return 1
+	fi
+	# shellcheck disable=SC2086 # one word per object
+	ktap_plan $(($(echo $objs | wc -w) + 1))
 	echo "INFO: compiled with $what ($tc): $objs"
 	for o in $objs; do
 		src=$(basename "${o%.o}")
 		# warnings that belong to this object's compile: lines naming the file
 		new=$(comm -13 <(grep "^$src\\." "$tmp/warn-base$sfx.warn" || true) <(grep "^$src\\." "$tmp/warn-series$sfx.warn" || true))
 		if [ -z "$new" ]; then
-			echo "PASS: no new $what warnings in $o"
+			ktap_ok "no new $what warnings in $o"
 		else
 			echo "$new" | head -n 10
-			echo "FAIL: new $what warnings in $o: $(echo "$new" | wc -l)"
+			ktap_fail "no new $what warnings in $o" "$(echo "$new" | wc -l) new"
 		fi
 	done
 	# and none anywhere else: in files included by the compiled ones (headers
@@ -114,13 +140,18 @@ compare() { # toolchain: gcc (W=1, sparse) or llvm (W=1)
 	# already warn at the base (mmzone.h), which is not a new warning.
 	new=$(comm -13 <(sort -u "$tmp/warn-base$sfx.warn") <(sort -u "$tmp/warn-series$sfx.warn"))
 	if [ -z "$new" ]; then
-		echo "PASS: no new $what warnings anywhere in these compiles (headers and included files too)"
+		ktap_ok "no new $what warnings anywhere in these compiles (headers and included files too)"
 	else
 		echo "$new" | head -n 10
-		echo "FAIL: new $what warnings in these compiles: $(echo "$new" | wc -l)"
+		ktap_fail "no new $what warnings anywhere in these compiles (headers and included files too)" "$(echo "$new" | wc -l) new"
 	fi
+	[ "$KTAP_FAILED" = 0 ]
 }
 
-compare gcc
-compare llvm
+if command -v sparse >/dev/null; then
+	ktap_sub "gcc W=1 and sparse" compare gcc
+else
+	ktap_fail "gcc W=1 and sparse" "sparse is not installed (make deps)"
+fi
+ktap_sub "clang W=1" compare llvm
 exit 0

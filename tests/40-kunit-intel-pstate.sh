@@ -13,12 +13,10 @@
 # only `make drivers/cpufreq/intel_pstate_perf_test.ko`, no image).
 #
 # Environment: REPO BUILD KSRC (kernel tree with the full series applied).
-# Prints one line per KUnit case, `PASS: kunit intel_pstate_perf <case>` or
-# `FAIL: kunit intel_pstate_perf <case>: <why>`, and `FAIL: kunit
-# intel_pstate_perf: <why>` for a kernel that did not build, crashed, or did
-# not reach the end of the tests, for a suite that is missing or ran other
-# than the file's cases, and for a module that does not build or warns.
-# Exit status: 0 if every case passed, 1 otherwise.
+# Prints a KTAP document, plan 5: the test kernel builds, has the symbol,
+# the KUnit boot (tools/kunit-boot.sh: boot, console, the suite's cases
+# nested), every KUNIT_CASE() of the file reported, the module builds with
+# W=1 and no warning. A failure before the boot fails every result after it.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
@@ -28,73 +26,55 @@ suite=intel_pstate_perf
 symbol=CONFIG_X86_INTEL_PSTATE_PERF_KUNIT_TEST
 src=drivers/cpufreq/intel_pstate_perf_test.c
 KSRC=${KSRC:-$BUILD/linux}
-
-fail() { echo "FAIL: kunit $suite: $*"; exit 1; }
+# shellcheck source=tools/lib/ktap.sh
+. "$REPO/tools/lib/ktap.sh"
+ktap_plan 5
 
 mkdir -p "$BUILD"
 if ! image=$("$REPO/tools/test-kernel.sh" 2>"$BUILD/40-test-kernel.err"); then
 	sed 's/^/  /' "$BUILD/40-test-kernel.err"
-	fail "the x86 test kernel did not build"
+	ktap_fail "x86 test kernel builds" "tools/test-kernel.sh failed (above)"
+	ktap_fail_rest "the x86 test kernel did not build"
+	exit 0
 fi
+ktap_ok "x86 test kernel builds"
 config=$(cd "$(dirname "$image")/../../.." && pwd)/.config
-grep -qx "$symbol=y" "$config" ||
-	fail "the x86 test kernel lacks $symbol=y (configs/kunit-x86.config not among tools/test-kernel.sh's fragments, or the series lacks the KUnit patch)"
+if ! grep -qx "$symbol=y" "$config"; then
+	ktap_fail "kunit $suite: $symbol=y" "the x86 test kernel lacks it (configs/kunit-x86.config not among tools/test-kernel.sh's fragments, or the series lacks the KUnit patch)"
+	ktap_fail_rest "the x86 test kernel lacks $symbol=y"
+	exit 0
+fi
+ktap_ok "kunit $suite: $symbol=y"
 
-# kunit-boot.sh prints `PASS: <suite>.<case>`, `FAIL: <suite>.<case>: <why>`
-# and `FAIL: <suite>: <why>`; keep INFO lines, rename the others.
-out=$("$REPO/tools/kunit-boot.sh" x86_64 "$image" "$suite")
-rc=$?
-cases=0
-while IFS= read -r line; do
-	case "$line" in
-	"PASS: $suite."*)
-		echo "PASS: kunit $suite ${line#"PASS: $suite."}"
-		cases=$((cases + 1)) ;;
-	"FAIL: $suite.:"*)
-		# kunit.py names no case that the kernel did not get to
-		echo "FAIL: kunit $suite: a case did not complete:${line#"FAIL: $suite.:"}" ;;
-	"FAIL: $suite."*)
-		echo "FAIL: kunit $suite ${line#"FAIL: $suite."}"
-		cases=$((cases + 1)) ;;
-	"FAIL: $suite: "*)
-		echo "FAIL: kunit $suite: ${line#"FAIL: $suite: "}" ;;
-	FAIL:*)
-		echo "FAIL: kunit $suite: ${line#FAIL: }" ;;
-	*)
-		[ -z "$line" ] || echo "$line" ;;
-	esac
-done <<<"$out"
-if [ "$cases" -eq 0 ] && [ "$rc" -eq 0 ]; then
-	fail "no case reported"
-fi
+# the boot (shared with suite 45), its cases nested; a copy for the count
+kunit=$BUILD/40-kunit.ktap
+# shellcheck disable=SC2317 # run by ktap_sub
+kunit_boot() { "$REPO/tools/kunit-boot.sh" "$@" | tee "$kunit"; return "${PIPESTATUS[0]}"; }
+ktap_sub kunit kunit_boot x86_64 "$image" "$suite"
 # Every case of the file must have run: a case that the suite lost would
-# otherwise go unnoticed.
+# otherwise go unnoticed. kunit-boot.sh nests the suite's cases at four
+# spaces.
 want=$(grep -c '^[[:space:]]*KUNIT_CASE(' "$KSRC/$src")
-if [ "$cases" -ne "$want" ]; then
-	echo "FAIL: kunit $suite: $cases cases reported, $src has $want"
-	rc=1
-else
-	echo "PASS: kunit $suite all $want cases of $src reported"
-fi
+cases=$(grep -cE '^    (not )?ok [0-9]+ ' "$kunit")
+ktap_check "kunit $suite: every KUNIT_CASE of $src reported" "$cases cases reported, $src has $want" \
+	[ "$cases" -eq "$want" ]
 
 # The same file as a module (tristate), with W=1: configure and prepare a
 # tree of its own once, then make only the .ko.
 mod=drivers/cpufreq/intel_pstate_perf_test.ko
+name="kunit $suite: builds as a module with W=1, no warning"
 if ! mout=$(KMAKE_TARGETS=$mod KMAKE_ARGS=W=1 "$REPO/tools/build-kernel.sh" x86_64-pstate-perf-module x86_64 \
 	"$REPO/Kconfig.fragment" "$REPO/configs/x86_64-test.config" \
 	"$REPO/configs/kunit-x86.config" "$REPO/configs/pstate-perf-test-module.config" \
 	2>"$BUILD/40-module.err"); then
 	sed 's/^/  /' "$BUILD/40-module.err" | tail -n 20
-	echo "FAIL: kunit $suite: $mod does not build as a module"
-	rc=1
+	ktap_fail "$name" "$mod does not build as a module"
 elif [ ! -s "$mout/$mod" ]; then
-	echo "FAIL: kunit $suite: no $mod in $mout"
-	rc=1
+	ktap_fail "$name" "no $mod in $mout"
 elif w=$(grep -E "intel_pstate_perf(_test)?\.[ch]:[0-9]+:[0-9]+: (warning|error)" "$mout/build.log"); [ -n "$w" ]; then
 	echo "$w" | head -n 5 | sed 's/^/  /'
-	echo "FAIL: kunit $suite: W=1 warnings in the module build"
-	rc=1
+	ktap_fail "$name" "W=1 warnings in the module build"
 else
-	echo "PASS: kunit $suite builds as a module with W=1, no warning ($mout/$mod, $(stat -c %s "$mout/$mod") bytes)"
+	ktap_ok "$name" "$mout/$mod, $(stat -c %s "$mout/$mod") bytes"
 fi
-exit "$rc"
+exit 0

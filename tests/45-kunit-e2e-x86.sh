@@ -13,23 +13,35 @@
 # (46-kunit-e2e-arm64).
 #
 # Environment: REPO BUILD KSRC (kernel tree with the full series applied).
-# Prints PASS:/FAIL: lines, one per KUnit case; exit 1 on any failure.
+# Prints a KTAP document, plan 3: the test kernel builds, it has
+# CONFIG_MODULES=y and the test module, and the KUnit boot
+# (tools/kunit-boot.sh: boot, console, the suite's cases nested). A failure
+# before the boot fails every result after it.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
 BUILD=${BUILD:-$REPO/build}
 export REPO BUILD
 suite=cpufreq-perf-test
+# shellcheck source=tools/lib/ktap.sh
+. "$REPO/tools/lib/ktap.sh"
+ktap_plan 3
 
 if ! image=$("$REPO/tools/test-kernel.sh" 2>"$BUILD/45-test-kernel.err"); then
 	sed 's/^/  /' "$BUILD/45-test-kernel.err"
-	echo "FAIL: $suite: the x86 test kernel did not build"
-	exit 1
+	ktap_fail "x86 test kernel builds" "tools/test-kernel.sh failed (above)"
+	ktap_fail_rest "the x86 test kernel did not build"
+	exit 0
 fi
+ktap_ok "x86 test kernel builds"
 config=$(cd "$(dirname "$image")/../../.." && pwd)/.config
 out=$(dirname "$config")
 if ! grep -qx 'CONFIG_MODULES=y' "$config" || [ ! -f "$out/kunit-modules/cpufreq-perf-test.ko" ]; then
-	echo "FAIL: $suite: the x86 test kernel lacks CONFIG_MODULES=y or the test module $out/kunit-modules/cpufreq-perf-test.ko (configs/kunit-e2e.config not in tools/test-kernel.sh's fragments?)"
-	exit 1
+	ktap_fail "$suite: CONFIG_MODULES=y and the test module" \
+		"the x86 test kernel lacks CONFIG_MODULES=y or the test module $out/kunit-modules/cpufreq-perf-test.ko (configs/kunit-e2e.config not in tools/test-kernel.sh's fragments?)"
+	ktap_fail_rest "no test module"
+	exit 0
 fi
-exec "$REPO/tools/kunit-boot.sh" x86_64 "$image" "$suite"
+ktap_ok "$suite: CONFIG_MODULES=y and the test module"
+ktap_sub kunit "$REPO/tools/kunit-boot.sh" x86_64 "$image" "$suite"
+exit 0

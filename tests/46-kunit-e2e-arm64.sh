@@ -26,15 +26,19 @@
 # needs clang, as suite 23 does (tools/deps.sh installs it).
 #
 # Environment: REPO BUILD KSRC (kernel tree with the full series applied).
-# Prints PASS:/FAIL: lines, one per KUnit case and per clang check.
+# Prints a KTAP document: tools/lib/clang-kernel.sh's results (plan
+# CLANG_KERNEL_RESULTS, 4), the KUnit boot's nested in the last.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
 BUILD=${BUILD:-$REPO/build}
 KSRC=${KSRC:-$BUILD/linux}
 export REPO BUILD KSRC
+# shellcheck source=tools/lib/ktap.sh
+. "$REPO/tools/lib/ktap.sh"
 # shellcheck source=tools/lib/clang-kernel.sh
 . "$REPO/tools/lib/clang-kernel.sh"
+ktap_plan "$CLANG_KERNEL_RESULTS"
 clang_kernel kunit-arm64-llvm arm64 "cpufreq-perf-test" \
 	"$REPO/configs/arm64-test.config" "$REPO/configs/kunit-e2e.config"
 exit 0

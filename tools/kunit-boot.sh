@@ -10,7 +10,7 @@
 #         suites of the modules in OUT/kunit-modules/*.ko (OUT: the image's
 #         build directory; tools/build-test-module.sh puts the harness-only
 #         test module there) run when /init loads them
-# SUITE   KUnit suites the caller owns: one PASS:/FAIL: line per case
+# SUITE   KUnit suites the caller owns
 #
 # The initramfs holds a static /init (tools/kunit-init.c) that loads every
 # module of /kunit-modules (the image's OUT/kunit-modules), prints
@@ -19,10 +19,13 @@
 # initramfs, so callers that own different suites of the same kernel share
 # one boot.
 #
-# Output (stdout): `PASS: <suite>.<case>`, `FAIL: <suite>.<case>: <why>`, and
-# `FAIL: <suite>: <why>` for a crash, a missing suite, a suite with zero
-# cases, or a kernel that did not reach the end of the tests. `INFO:` lines
-# give the run time. Exit status: 0 if nothing failed, 1 otherwise.
+# Output (stdout): one KTAP document (tools/lib/ktap.sh), for a caller to
+# nest with ktap_sub. Its plan is 2 + the number of SUITEs: "boot" (the
+# kernel reached the end of the tests), "console" (no crash or warning in
+# the log), then one result per SUITE with the suite's cases as a nested
+# document (the parent fails alone when the suite is missing or ran zero
+# cases). `INFO:` lines give the run time. Exit status: 0 if nothing
+# failed, 1 otherwise (2: usage).
 #
 # Environment: REPO BUILD KSRC; KUNIT_BOOT_TIMEOUT (seconds, default 900).
 set -uo pipefail
@@ -38,9 +41,11 @@ TIMEOUT=${KUNIT_BOOT_TIMEOUT:-900}
 arch=$1 image=$2
 shift 2
 suites=("$@")
-fail=0
-report_fail() { echo "FAIL: $1: $2"; fail=1; }
-fail_all() { for s in "${suites[@]}"; do report_fail "$s" "$1"; done; exit 1; }
+# shellcheck source=tools/lib/ktap.sh
+. "$REPO/tools/lib/ktap.sh"
+ktap_plan $((2 + ${#suites[@]}))
+# before the boot: the boot and everything after it fail with WHY
+fail_all() { ktap_fail boot "$1"; ktap_fail_rest "not booted: $1"; exit 1; }
 [ -f "$image" ] || fail_all "no kernel image $image"
 # the build directory: bzImage/Image live in arch/*/boot below it
 out=$(cd "$(dirname "$image")/../../.." && pwd)
@@ -49,13 +54,13 @@ out=$(cd "$(dirname "$image")/../../.." && pwd)
 case "$arch" in
 x86_64) cc=gcc ;;
 arm64) cc=aarch64-linux-gnu-gcc ;;
-*) echo "unsupported ARCH $arch" >&2; exit 2 ;;
+*) fail_all "unsupported ARCH $arch" ;;
 esac
 command -v "$cc" >/dev/null || fail_all "$cc not found (run 'make deps')"
 gen=$BUILD/tools/gen_init_cpio
 if [ ! -x "$gen" ]; then
 	mkdir -p "$BUILD/tools"
-	cc -O2 -o "$gen.tmp" "$KSRC/usr/gen_init_cpio.c" && mv "$gen.tmp" "$gen" ||
+	cc -O2 -o "$gen.tmp" "$KSRC/usr/gen_init_cpio.c" 2> >(sed "s/^/  /" >&2) && mv "$gen.tmp" "$gen" ||
 		fail_all "cannot build usr/gen_init_cpio"
 fi
 initrd=$out/kunit-initrd.cpio.gz
@@ -72,7 +77,7 @@ mods_list=$(printf '%s\n' "${modules[@]}" | sha256sum | cut -c1-64)
 if [ ! -s "$initrd" ] || [ $newer = 1 ] || [ "$(cat "$initrd.modules" 2>/dev/null)" != "$mods_list" ]; then
 	tmp=$(mktemp -d)
 	if ! "$cc" -static -Os -o "$tmp/init" "$here/kunit-init.c" 2>"$tmp/cc.log"; then
-		cat "$tmp/cc.log" >&2
+		sed "s/^/  /" "$tmp/cc.log" >&2
 		rm -rf "$tmp"
 		fail_all "cannot build the KUnit initramfs /init"
 	fi
@@ -106,14 +111,11 @@ read -r run_secs run_rc <"$log.run"
 echo "INFO: $arch KUnit kernel: boot, built-in suites and test modules took ${run_secs}s (log $log)"
 
 # --- the kernel must have reached the end ------------------------------------
-if [ "$run_rc" != 0 ]; then
-	why=$(grep -m1 'qemu-run: FAILED' "$log.qemu-run" | cut -c1-200)
-	for s in "${suites[@]}"; do report_fail "$s" "the kernel did not reach the end of the tests: ${why:-qemu-run status $run_rc}"; done
-fi
+why=$(grep -m1 'qemu-run: FAILED' "$log.qemu-run" | cut -c1-200)
+ktap_check boot "the kernel did not reach the end of the tests: ${why:-qemu-run status $run_rc}" \
+	[ "$run_rc" = 0 ]
 splat=$(grep -m1 -E 'Kernel panic|Oops|BUG:|Call Trace|WARNING:' "$log" | tr -d '\r' | cut -c1-160)
-if [ -n "$splat" ]; then
-	for s in "${suites[@]}"; do report_fail "$s" "kernel crash or warning during the run: $splat"; done
-fi
+ktap_check console "kernel crash or warning during the run: $splat" [ -z "$splat" ]
 
 # --- parse with the tree's kunit.py ------------------------------------------
 # 5.10's kunit.py parses one TAP document: the built-in suites' (TAP header
@@ -121,6 +123,7 @@ fi
 # of its own when it loads) are separate ones. So split the log at each
 # "TAP version" line and parse every part on its own.
 parts=$(mktemp -d "${TMPDIR:-/tmp}/kunit-parts.XXXXXX")
+trap 'rm -rf "$parts"' EXIT
 awk -v d="$parts" '/TAP version [0-9]+\r?$/ { n++ } n { print > (d "/part" n ".log") }' "$log"
 : >"$out/kunit-parse.txt"
 jsons=()
@@ -129,19 +132,20 @@ for p in "$parts"/part*.log; do
 	python3 "$KSRC/tools/testing/kunit/kunit.py" parse --json="$p.json" "$p" >>"$out/kunit-parse.txt" 2>&1
 	[ -s "$p.json" ] && jsons+=("$p.json")
 done
-if [ ${#jsons[@]} -eq 0 ]; then
-	for s in "${suites[@]}"; do report_fail "$s" "kunit.py parse produced no results (see $out/kunit-parse.txt)"; done
-	rm -rf "$parts"
-	exit 1
-fi
-python3 - "$log" "${#jsons[@]}" "${jsons[@]}" "${suites[@]}" <<'EOF' || fail=1
+# one suite's cases as a KTAP document; exit 1 if a case failed, 2 (with
+# no document, and why on stderr) if the suite is missing or ran zero cases
+suite_doc() {
+	python3 - "$REPO/tools" "$log" "$1" "${jsons[@]}" <<'EOF'
 import json, re, sys
-console = open(sys.argv[1], errors="replace").read().splitlines()
-njson = int(sys.argv[2])
+sys.path.insert(0, sys.argv[1])
+import ktap
+console = open(sys.argv[2], errors="replace").read().splitlines()
+suite = sys.argv[3]
 groups = {}
-for j in sys.argv[3:3 + njson]:
+for j in sys.argv[4:]:
     for g in json.load(open(j)).get("sub_groups", []):
         groups.setdefault(g["name"], g)
+
 
 def why(case):
     # KUnit prints "# <case>: EXPECTATION FAILED at <file>:<line>" and the
@@ -152,27 +156,44 @@ def why(case):
             return line.split("# ", 1)[1].strip() + " " + re.sub(r"\[[ 0-9.]+\] ", "", detail)
     return ""
 
-bad = False
-for suite in sys.argv[3 + njson:]:
-    g = groups.get(suite)
-    if g is None:
-        # a module that did not load says why (tools/kunit-init.c, or the
-        # module's own refusal)
-        why = [re.sub(r"^.*?\] ", "", l).strip() for l in console if ": not loaded" in l]
-        print(f"FAIL: {suite}: suite missing from the console log" + (f" ({'; '.join(why)[:300]})" if why else ""))
-        bad = True
-        continue
-    if not g["test_cases"]:
-        print(f"FAIL: {suite}: suite ran zero cases")
-        bad = True
-        continue
-    for c in g["test_cases"]:
-        if c["status"] == "PASS":
-            print(f"PASS: {suite}.{c['name']}")
-        else:
-            print(f"FAIL: {suite}.{c['name']}: kunit status {c['status']} {why(c['name'])}".rstrip())
-            bad = True
-sys.exit(1 if bad else 0)
+
+g = groups.get(suite)
+if g is None:
+    # a module that did not load says why (tools/kunit-init.c, or the
+    # module's own refusal)
+    why = [re.sub(r"^.*?\] ", "", l).strip() for l in console if ": not loaded" in l]
+    print("suite missing from the console log" + (" (%s)" % "; ".join(why)[:300] if why else ""),
+          file=sys.stderr)
+    sys.exit(2)
+if not g["test_cases"]:
+    print("suite ran zero cases", file=sys.stderr)
+    sys.exit(2)
+t = ktap.Ktap(len(g["test_cases"]))
+for k, c in enumerate(g["test_cases"], 1):
+    if c["status"] == "PASS":
+        t.ok(c["name"])
+    elif c["name"]:
+        t.not_ok(c["name"], ("kunit status %s %s" % (c["status"], why(c["name"]))).strip())
+    else:
+        # kunit.py names no case that the kernel did not get to
+        t.not_ok("case %d" % k, "a case did not complete (kunit status %s)" % c["status"])
+if t.failed:
+    print("%d of %d cases failed" % (t.failed, t.n), file=sys.stderr)
+    sys.exit(1)
 EOF
-rm -rf "$parts"
-exit $fail
+}
+for s in "${suites[@]}"; do
+	if [ ${#jsons[@]} -eq 0 ]; then
+		ktap_fail "$s" "kunit.py parse produced no results (see $out/kunit-parse.txt)"
+		continue
+	fi
+	doc=$(suite_doc "$s" 2>"$parts/why")
+	rc=$?
+	[ -z "$doc" ] || printf '%s\n' "$doc" | sed 's/^/    /'
+	if [ $rc = 0 ]; then
+		ktap_ok "$s"
+	else
+		ktap_fail "$s" "$(head -c 400 "$parts/why")"
+	fi
+done
+[ "$KTAP_FAILED" = 0 ]
