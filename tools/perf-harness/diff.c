@@ -5,6 +5,10 @@
  * the same shims (callback.c), called with the same driver state and hints.
  *
  *   diff [--strict] [--examples N]
+ *   diff --case LOWEST GUARANTEED HIGHEST REF MIN_RATIO MAX_RATIO TURBO DEC
+ *               MIN_PERF TARGET_PERF MAX_PERF CAPACITY
+ *        one input, both results and the cause (TURBO 0 on, 1 no_turbo,
+ *        2 firmware; the cached request all zero)
  *
  * For every input of the domain below, each callback starts from the same
  * cached HWP_REQUEST and is called twice with the same hints; compared are
@@ -228,15 +232,71 @@ static void print_in(const char *pfx, const struct example *e)
 	       e->m.written, e->m.bad ? ": " : "", e->m.bad ? e->m.bad : "");
 }
 
+static int classify(const struct input *in, const struct h6_model *mm,
+		    const struct out *s, const struct out *m)
+{
+	struct h6_model r = in->m, c73 = *mm;
+	struct out sr, mc;
+
+	/* the series with its reference at the capacity level */
+	r.ref = in->cap;
+	call(&h6_cb_series, &r, in->h, &sr);
+	/* 7.3 with no policy limit above the capacity level */
+	c73.min_ratio = c73.min_ratio < in->cap ? c73.min_ratio : in->cap;
+	c73.max_ratio = c73.max_ratio < in->cap ? c73.max_ratio : in->cap;
+	call(&h6_cb_m73, &c73, in->h, &mc);
+	if (same(&sr, m))
+		return C_REF;
+	if (same(s, &mc))
+		return C_CAP;
+	if (same(&sr, &mc))
+		return C_REF_CAP;
+	return C_OTHER;
+}
+
+static void model_73(struct h6_model *mm, int t)
+{
+	/* 7.3 sets no_turbo whenever the firmware disables turbo */
+	mm->no_turbo = t != TURBO_ON;
+	mm->turbo_disabled = t == TURBO_FW;
+}
+
+static int one_case(char **a)
+{
+	struct example e;
+	struct h6_model mm;
+	int t = atoi(a[6]), i;
+
+	memset(&e, 0, sizeof(e));
+	e.in.m = (struct h6_model){
+		.lowest = atoi(a[0]), .guaranteed = atoi(a[1]),
+		.highest = atoi(a[2]), .ref = atoi(a[3]),
+		.min_ratio = atoi(a[4]), .max_ratio = atoi(a[5]),
+		.scaling = 100000, .no_turbo = t == TURBO_NO_TURBO,
+		.turbo_disabled = t == TURBO_FW, .dec = atoi(a[7]),
+	};
+	for (i = 0; i < 4; i++)
+		e.in.h[i] = strtoul(a[8 + i], NULL, 0);
+	e.in.cap = t == TURBO_ON ? e.in.m.highest : e.in.m.guaranteed;
+	mm = e.in.m;
+	model_73(&mm, t);
+	call(&h6_cb_series, &e.in.m, e.in.h, &e.s);
+	call(&h6_cb_m73, &mm, e.in.h, &e.m);
+	print_in("", &e);
+	if (same(&e.s, &e.m))
+		printf("same\n");
+	else
+		printf("differ: %s\n", cause_name[classify(&e.in, &mm, &e.s, &e.m)]);
+	return 0;
+}
+
 static void one(int ci, int t, struct input *in)
 {
 	struct h6_model mm = in->m;
 	struct out s, m;
 	int cause;
 
-	/* 7.3 sets no_turbo whenever the firmware disables turbo */
-	mm.no_turbo = t != TURBO_ON;
-	mm.turbo_disabled = t == TURBO_FW;
+	model_73(&mm, t);
 
 	call(&h6_cb_series, &in->m, in->h, &s);
 	call(&h6_cb_m73, &mm, in->h, &m);
@@ -271,26 +331,7 @@ static void one(int ci, int t, struct input *in)
 	cls[ci][t].fields[2] += REQ_DES(s.req) != REQ_DES(m.req);
 	cls[ci][t].written += s.written != m.written;
 
-	{
-		struct h6_model r = in->m, c73 = mm;
-		struct out sr, mc;
-
-		/* the series with its reference at the capacity level */
-		r.ref = in->cap;
-		call(&h6_cb_series, &r, in->h, &sr);
-		/* 7.3 with no floor and no policy limit above the capacity level */
-		c73.min_ratio = c73.min_ratio < in->cap ? c73.min_ratio : in->cap;
-		c73.max_ratio = c73.max_ratio < in->cap ? c73.max_ratio : in->cap;
-		call(&h6_cb_m73, &c73, in->h, &mc);
-		if (same(&sr, &m))
-			cause = C_REF;
-		else if (same(&s, &mc))
-			cause = C_CAP;
-		else if (same(&sr, &mc))
-			cause = C_REF_CAP;
-		else
-			cause = C_OTHER;
-	}
+	cause = classify(in, &mm, &s, &m);
 	cls[ci][t].cause[cause]++;
 	if (nr_ex[cause] < (unsigned long)nr_examples && nr_ex[cause] < 8)
 		ex[cause][nr_ex[cause]++] = (struct example){ *in, s, m };
@@ -348,10 +389,13 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--strict"))
 			strict = true;
+		else if (!strcmp(argv[i], "--case") && argc - i == 13)
+			return one_case(argv + i + 1);
 		else if (!strcmp(argv[i], "--examples") && i + 1 < argc)
 			nr_examples = atoi(argv[++i]);
 		else {
-			fprintf(stderr, "usage: %s [--strict] [--examples N]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--strict] [--examples N] | --case L G H REF MINR MAXR TURBO DEC MIN TARGET MAX CAPACITY\n",
+				argv[0]);
 			return 2;
 		}
 	}
