@@ -13,10 +13,11 @@
 #    RAPL a normal run says so in one line and exits non-zero.
 #
 # Environment: KSRC (kernel tree with the series), BUILD, REPO.
-# Output: PASS:/FAIL:/SKIP: lines.  A skip of the selftest is what these
-# checks expect, so it is asserted and reported as a PASS of the check
-# "... skips cleanly ..."; a check that cannot run here is a SKIP, never a
-# PASS.
+# Output: KTAP, a plan of 14.  A skip of the selftest is what these checks
+# expect, so it is asserted and reported as "ok" for the check "... skips
+# cleanly ..."; a check that cannot run on this machine (it has HWP or RAPL,
+# make check is not root) is a SKIP with the reason, never an "ok"; a check
+# that could run but whose preparation failed is a failure.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,11 +26,15 @@ BUILD=${BUILD:-$REPO/build}
 KSRC=${KSRC:-$BUILD/linux}
 selftest=$KSRC/tools/testing/selftests/cpufreq_hwp
 work=$BUILD/tests/60-hwkit
-failed=0
+# shellcheck source=../tools/lib/ktap.sh
+. "$REPO/tools/lib/ktap.sh"
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; failed=1; }
-skip() { echo "SKIP: $1: $2"; }
+pass() { ktap_ok "$@"; }
+fail() { ktap_fail "$@"; }
+skip() { ktap_skip "$@"; }
+
+# 4 selftest checks, 8 on the emulated HWP machine, 2 of hwp-ab
+ktap_plan 14
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -49,7 +54,7 @@ check_skip() {
 	elif ! grep -qE "$re" "$out"; then
 		fail "$name" "unexpected reason: $(grep '# SKIP' "$out")"
 	else
-		pass "$name ($(sed -n 's/^1\.\.0 # SKIP //p' "$out"))"
+		pass "$name" "$(sed -n 's/^1\.\.0 # SKIP //p' "$out")"
 	fi
 }
 
@@ -60,7 +65,7 @@ if [ ! -f "$selftest/hwp_request.c" ]; then
 		"hwkit selftest skips cleanly without HWP" \
 		"hwkit selftest skips cleanly when not root" \
 		"hwkit selftest skips cleanly without HWP in the QEMU guest"; do
-		skip "$t" "$selftest is missing (the selftest patch is not in the series)"
+		fail "$t" "$selftest is missing (the selftest patch is not in the series)"
 	done
 else
 	if MAKEFLAGS= MAKELEVEL= make -s -C "$selftest" OUTPUT="$work" ARCH=x86_64 \
@@ -77,7 +82,13 @@ else
 	fi
 fi
 
-if [ -n "$bin" ]; then
+if [ -z "$bin" ] && [ -f "$selftest/hwp_request.c" ]; then
+	for t in "hwkit selftest skips cleanly without HWP" \
+		"hwkit selftest skips cleanly when not root" \
+		"hwkit selftest skips cleanly without HWP in the QEMU guest"; do
+		fail "$t" "the selftest did not build (see the first check)"
+	done
+elif [ -n "$bin" ]; then
 	chmod 755 "$bin"
 	# On the host, as root.
 	name="hwkit selftest skips cleanly without HWP"
@@ -139,7 +150,7 @@ EOS
 			fi
 		fi
 	else
-		skip "$name" "no QEMU guest runner (tools/qemu-run.sh, mkinitramfs.sh, test-kernel.sh)"
+		fail "$name" "no QEMU guest runner (tools/qemu-run.sh, mkinitramfs.sh, test-kernel.sh)"
 	fi
 fi
 
@@ -153,8 +164,9 @@ emu_names=("hwkit selftest passes on emulated HWP"
 	"hwkit selftest catches DESIRED written with DEC on (emulated)"
 	"hwkit selftest selects schedutil and restores the governor (emulated)")
 why=
+bad=
 if [ ! -f "$selftest/hwp_request.c" ]; then
-	why="$selftest is missing"
+	bad="$selftest is missing"
 elif [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
 	why="needs root and unshare -m for the fake sysfs and msr files"
 elif ! command -v python3 >/dev/null; then
@@ -163,10 +175,14 @@ else
 	mkdir -p "$work/emu"
 	if ! gcc -O2 -Wall -I"$here/hwkit" -o "$work/emu/hwp_request" \
 		"$selftest/hwp_request.c" >"$work/emu/build.log" 2>&1; then
-		why="build against tests/hwkit/cpuid.h failed: $(head -3 "$work/emu/build.log" | tr '\n' '|')"
+		bad="build against tests/hwkit/cpuid.h failed: $(head -3 "$work/emu/build.log" | tr '\n' '|')"
 	fi
 fi
-if [ -n "$why" ]; then
+if [ -n "$bad" ]; then
+	for t in "${emu_names[@]}"; do
+		fail "$t" "$bad"
+	done
+elif [ -n "$why" ]; then
 	for t in "${emu_names[@]}"; do
 		skip "$t" "$why"
 	done
@@ -182,7 +198,7 @@ else
 		! grep -qE '^not ok|# SKIP' "$work/emu/good.out" &&
 		grep -q '^# Totals: pass:[1-9]' "$work/emu/good.out" &&
 		restored "$work/emu/good.out"; then
-		pass "${emu_names[0]} ($(grep -c '^ok' "$work/emu/good.out") checks)"
+		pass "${emu_names[0]}" "$(grep -c '^ok' "$work/emu/good.out") checks"
 	else
 		fail "${emu_names[0]}" "$(grep -E '^not ok|^rc=|^cpu|SKIP' "$work/emu/good.out" | tr '\n' '|')"
 	fi
@@ -228,7 +244,7 @@ else
 		grep -q '^ok .*under load DESIRED 0 (DEC), MIN < MAX' "$work/emu/dec.out" &&
 		grep -q '^ok .*performance governor: MIN = MAX, DESIRED 0 (DEC)' "$work/emu/dec.out" &&
 		restored "$work/emu/dec.out"; then
-		pass "${emu_names[5]} ($(grep -c '^ok' "$work/emu/dec.out") checks)"
+		pass "${emu_names[5]}" "$(grep -c '^ok' "$work/emu/dec.out") checks"
 	else
 		fail "${emu_names[5]}" "$(grep -E '^not ok|^rc=|^cpu|SKIP|^# Dyn' "$work/emu/dec.out" | tr '\n' '|')"
 	fi
@@ -306,8 +322,8 @@ else
 	elif ! grep -q 'cannot measure package energy: .*RAPL' "$work/rapl.err"; then
 		fail "$name" "$(cat "$work/rapl.err")"
 	else
-		pass "$name (exit $rc)"
+		pass "$name" "exit $rc"
 	fi
 fi
 
-exit $failed
+[ "$KTAP_FAILED" = 0 ]

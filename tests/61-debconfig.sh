@@ -10,6 +10,7 @@
 # Environment: KSRC (kernel tree with the series), BUILD, REPO.
 # Debian's config comes from linux-config-5.10 (same version as the
 # source), fetched and checksummed by 'tools/fetch-base.sh config'.
+# Output: KTAP.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,44 +19,40 @@ BUILD=${BUILD:-$REPO/build}
 KSRC=${KSRC:-$BUILD/linux}
 work=$BUILD/tests/61-debconfig
 frag=$REPO/Kconfig.fragment
-failed=0
-
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; failed=1; }
-skip() { echo "SKIP: $1: $2"; }
+# shellcheck source=../tools/lib/ktap.sh
+. "$REPO/tools/lib/ktap.sh"
 
 names=("Kconfig.fragment merges onto Debian's 5.10 amd64 config"
 	"Debian's certificate settings are blanked for a local build"
 	"a fragment option that cannot be set is refused by name")
 
+ktap_plan ${#names[@]}
+
 rm -rf "$work"
 mkdir -p "$work"
 
+# Without the tree, the fragment or Debian's config, nothing here can be
+# checked: that is a failure ('make check' provides all three).
 why=
 if [ ! -f "$KSRC/scripts/kconfig/merge_config.sh" ]; then
 	why="no kernel tree in $KSRC (make tree)"
 elif [ ! -f "$frag" ]; then
 	why="no $frag"
 elif ! deb=$(REPO=$REPO BUILD=$BUILD "$REPO/tools/fetch-base.sh" config 2>"$work/fetch.log"); then
-	for n in "${names[@]}"; do
-		fail "$n" "could not fetch Debian's linux-config-5.10: $(tail -2 "$work/fetch.log" | tr '\n' '|')"
-	done
-	exit 1
+	why="could not fetch Debian's linux-config-5.10: $(tail -2 "$work/fetch.log" | tr '\n' '|')"
 fi
 if [ -n "$why" ]; then
-	for n in "${names[@]}"; do
-		skip "$n" "$why"
-	done
-	exit 0
+	ktap_fail_rest "$why"
+	exit 1
 fi
 
 # 1. The product's fragment on Debian's config.
 if "$REPO/tools/debconfig.sh" "$KSRC" "$work/debian" "$deb" "$frag" \
 	>"$work/debian.log" 2>&1; then
 	n=$(grep -cE '^(CONFIG_[A-Z0-9_]+=|# CONFIG_[A-Z0-9_]+ is not set)' "$frag")
-	pass "${names[0]} ($n options)"
+	ktap_ok "${names[0]}" "$n options"
 else
-	fail "${names[0]}" "$(grep -E 'debconfig: ' "$work/debian.log" | tr '\n' '|')"
+	ktap_fail "${names[0]}" "$(grep -E 'debconfig: ' "$work/debian.log" | tr '\n' '|')"
 fi
 
 # 2. A config as an installed Debian kernel has it (/boot/config-*), with
@@ -74,15 +71,15 @@ if [ -f "$base" ]; then
 		left=$(grep -E '^CONFIG_(SYSTEM_TRUSTED_KEYS|SYSTEM_REVOCATION_KEYS|MODULE_SIG_KEY)=' \
 			"$work/boot/.config" | grep debian/ | tr '\n' ' ')
 		if [ -z "$left" ]; then
-			pass "${names[1]}"
+			ktap_ok "${names[1]}"
 		else
-			fail "${names[1]}" "still set: $left"
+			ktap_fail "${names[1]}" "still set: $left"
 		fi
 	else
-		fail "${names[1]}" "$(grep -E 'debconfig: ' "$work/boot.log" | tr '\n' '|')"
+		ktap_fail "${names[1]}" "$(grep -E 'debconfig: ' "$work/boot.log" | tr '\n' '|')"
 	fi
 else
-	skip "${names[1]}" "no base config extracted (see the first check)"
+	ktap_fail "${names[1]}" "no base config extracted (see the first check)"
 fi
 
 # 3. An option that cannot stick must fail the merge, naming the option.
@@ -92,12 +89,12 @@ fi
 } >"$work/bad.fragment"
 if "$REPO/tools/debconfig.sh" "$KSRC" "$work/bad" "$deb" "$work/bad.fragment" \
 	>"$work/bad.log" 2>&1; then
-	fail "${names[2]}" "debconfig.sh accepted CONFIG_HWKIT_NO_SUCH_OPTION=y"
+	ktap_fail "${names[2]}" "debconfig.sh accepted CONFIG_HWKIT_NO_SUCH_OPTION=y"
 elif grep -q "wanted 'CONFIG_HWKIT_NO_SUCH_OPTION=y'" "$work/bad.log"; then
-	pass "${names[2]}"
+	ktap_ok "${names[2]}"
 else
-	fail "${names[2]}" "$(tail -3 "$work/bad.log" | tr '\n' '|')"
+	ktap_fail "${names[2]}" "$(tail -3 "$work/bad.log" | tr '\n' '|')"
 fi
 
 rm -rf "$work/debian/"*.o "$work/bad" "$work/boot/scripts" 2>/dev/null
-exit $failed
+[ "$KTAP_FAILED" = 0 ]

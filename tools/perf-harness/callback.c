@@ -145,6 +145,7 @@ static void h6_init(const struct h6_model *m)
 }
 
 static u64 h6_msr(void) { return h6_msr_value; }
+static u64 h6_cached(void) { return READ_ONCE(h6_cpudata.hwp_req_cached); }
 static unsigned long h6_writes(void) { return h6_msr_count; }
 static unsigned int h6_policy_cur(void) { return READ_ONCE(h6_policy.cur); }
 static int h6_current_pstate(void) { return h6_cpudata.pstate.current_pstate; }
@@ -161,6 +162,7 @@ const struct h6_callback H6_CAT(h6_cb_, H6_CB) = {
 	.policy = &h6_policy,
 	.init = h6_init,
 	.msr = h6_msr,
+	.cached = h6_cached,
 	.writes = h6_writes,
 	.policy_cur = h6_policy_cur,
 	.current_pstate = h6_current_pstate,

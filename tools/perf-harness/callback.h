@@ -29,6 +29,7 @@ struct h6_callback {
 	struct cpufreq_policy *policy;
 	void (*init)(const struct h6_model *m);
 	u64 (*msr)(void);			/* last value written to HWP_REQUEST */
+	u64 (*cached)(void);			/* cpu->hwp_req_cached */
 	unsigned long (*writes)(void);		/* wrmsr count since init */
 	unsigned int (*policy_cur)(void);
 	int (*current_pstate)(void);
