@@ -1,0 +1,111 @@
+#!/bin/bash
+# Suite 54: the emulated HWP machine itself (Documentation/project/hwp-machine.md),
+# before the suites that rely on it (55-59). Its results are counted apart
+# from the series' (tools/check.sh: tests/NN-emulator-*): they check QEMU's
+# model against what the harness gave it, not the series.
+#
+# Builds the patched QEMU (tools/build-qemu.sh, reused when current) and
+# boots the HWP machine's kernel (tools/hwp-kernel.sh) on it once, -smp 2,
+# hwp-highest=30:24, guaranteed 18, MSR_PLATFORM_INFO base ratio 20, with
+# QEMU's QMP monitor relayed (tools/hwp-monitor.py). The guest
+# (tests/hwp-machine/emulator-guest.sh) reads back the capabilities,
+# HWP_REQUEST, the TSC rate, APERF/MPERF at held levels, the energy counter,
+# the turbo-disable bit, its clock, and the guaranteed level changed
+# through the monitor; tests/hwp-machine/emulator-check.py checks them
+# against the machine's record. Then the stock machine and the patched
+# binary with hwp=off boot tools/qemu-hwp/smoke-guest.sh, and must look the
+# same (no cpufreq driver, the same CPU flags).
+#
+# KTAP: 4 results: the machine builds, the guest's run, the checker's
+# nested document, the stock machine unchanged. A prerequisite that does
+# not build fails every result not yet reported.
+#
+# Environment: REPO BUILD KSRC. HWP_SUITE_TIMEOUT bounds the guest run
+# (default 600 s).
+set -uo pipefail
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
+out=$BUILD/state/54-emulator
+logs=$BUILD/logs
+mkdir -p "$out" "$logs"
+ARGS="intel_pstate=passive cpufreq.default_governor=schedutil"
+
+. "$REPO/tools/lib/ktap.sh"
+ktap_plan 4
+
+if qemu=$("$REPO/tools/build-qemu.sh" 2>"$out/qemu-build.err") && [ -x "$qemu" ]; then
+	ktap_ok "the HWP machine builds" "$qemu"
+else
+	sed 's/^/  /' "$out/qemu-build.err" | tail -n 20
+	ktap_fail "the HWP machine builds" "tools/build-qemu.sh failed (logs: $logs/qemu-*.log)"
+	ktap_fail_rest "the emulated HWP machine did not build"
+	exit 0
+fi
+if ! img=$("$REPO/tools/hwp-kernel.sh" 2>"$out/kernel.err"); then
+	sed 's/^/  /' "$out/kernel.err" | tail -n 20
+	ktap_fail_rest "the HWP machine's kernel did not build (tools/hwp-kernel.sh)"
+	exit 0
+fi
+if ! gcc -static -O2 -Wall -o "$out/hwpload" "$REPO/tools/hwp-guest/hwpload.c" >"$out/hwpload.log" 2>&1; then
+	ktap_fail_rest "guest tools: hwpload does not build: $(tail -n 3 "$out/hwpload.log" | tr '\n' '|')"
+	exit 0
+fi
+if ! "$REPO/tools/mkinitramfs.sh" "$out/initrd-hwp.cpio.gz" "$REPO/tests/hwp-machine/emulator-guest.sh" \
+	"$out/hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh" \
+	>"$out/initramfs.log" 2>&1 ||
+	! "$REPO/tools/mkinitramfs.sh" "$out/initrd-smoke.cpio.gz" "$REPO/tools/qemu-hwp/smoke-guest.sh" \
+		>>"$out/initramfs.log" 2>&1; then
+	ktap_fail_rest "initramfs: $(tail -n 3 "$out/initramfs.log" | tr '\n' '|')"
+	exit 0
+fi
+
+# ---- the HWP machine, read back ----------------------------------------------
+log=$logs/54-emulator.console.log
+record=$logs/54-emulator.record
+rm -f "$record" "$log.monitor"
+if "$REPO/tools/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$record" \
+	--hwp-opts hwp-highest=30:24,hwp-guaranteed=18,hwp-base=20 --monitor-relay \
+	--kernel "$img" --initrd "$out/initrd-hwp.cpio.gz" --append "$ARGS" --smp 2 \
+	--timeout "${HWP_SUITE_TIMEOUT:-600}" --log "$log" >"$out/qemu.out" 2>&1; then
+	tr -d '\r' <"$log" >"$out/console.txt"
+	errs=$(grep '^GUEST-ERROR=' "$out/console.txt" | cut -d= -f2- | tr '\n' ';')
+	if [ -n "$errs" ]; then
+		ktap_fail "guest run" "the guest reported: $errs"
+	else
+		ktap_ok "guest run" "$(grep -c . "$record") events in the record"
+	fi
+	ktap_sub "machine checks" python3 "$REPO/tests/hwp-machine/emulator-check.py" \
+		"$out/console.txt" "$record" "$log.monitor"
+else
+	sed 's/^/  /' "$out/qemu.out" | tail -n 20
+	ktap_fail "guest run" "the guest did not finish (console: $log, record: $record)"
+	ktap_fail "machine checks" "not run: no guest run to check"
+fi
+
+# ---- stock behaviour: the stock machine, and the patched one with hwp=off --------
+# (was tests/55-hwp-machine.sh's stock-machine-unchanged)
+# boot NAME QEMU-RUN-OPTIONS...: the console, without CRs, on stdout
+boot_smoke() {
+	local name=$1
+	shift
+	"$REPO/tools/qemu-run.sh" --arch x86_64 --kernel "$img" --initrd "$out/initrd-smoke.cpio.gz" \
+		--append "$ARGS" --timeout 300 --smp 2 --log "$logs/54-$name.log" "$@" >"$out/$name.qemu" 2>&1 &&
+		tr -d '\r' <"$logs/54-$name.log"
+}
+# val CONSOLE KEY: the value of the first KEY=... line
+val() { printf '%s\n' "$1" | sed -n "s/^$2=//p" | head -n1; }
+if ! con_stock=$(boot_smoke stock); then
+	ktap_fail "stock machine unchanged" "the stock machine did not reach its end marker (log: $logs/54-stock.log)"
+elif ! con_off=$(boot_smoke hwp-off --hwp --hwp-opts hwp=off); then
+	ktap_fail "stock machine unchanged" "the patched binary with hwp=off did not reach its end marker (log: $logs/54-hwp-off.log)"
+else
+	d1=$(val "$con_stock" HWP-DRIVER) d2=$(val "$con_off" HWP-DRIVER)
+	s1=$(val "$con_stock" HWP-STATUS) s2=$(val "$con_off" HWP-STATUS)
+	f1=$(val "$con_stock" HWP-FLAGS) f2=$(val "$con_off" HWP-FLAGS)
+	if [ "$d1" = none ] && [ "$d2" = none ] && [ "$s1" = absent ] && [ "$s2" = absent ] &&
+		[ -n "$f1" ] && [ "$f1" = "$f2" ]; then
+		ktap_ok "stock machine unchanged" "system qemu and patched qemu with hwp=off: no cpufreq driver, same CPU flags"
+	else
+		ktap_fail "stock machine unchanged" "stock: driver '$d1' status '$s1'; patched hwp=off: driver '$d2' status '$s2'; flags $([ "$f1" = "$f2" ] && echo equal || echo differ)"
+	fi
+fi
+exit 0

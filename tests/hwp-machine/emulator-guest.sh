@@ -1,0 +1,119 @@
+# Guest script of tests/54-emulator-hwp-machine.sh: the emulated HWP machine
+# checked against what the harness gave it (hwp-highest=30:24, guaranteed
+# 18, MSR_PLATFORM_INFO base ratio 20), -smp 2. It reads back the
+# capabilities, HWP_REQUEST, the TSC rate, APERF/MPERF at held levels, the
+# package energy counter, the turbo-disable bit, the guest's clock against
+# the host's, and the guaranteed level changed through QEMU's QMP monitor
+# (tools/hwp-monitor.py relays the HWP-MONITOR lines). The phases and
+# KEY=value lines: tests/hwp-machine/guest-lib.sh; the host asserts
+# (tests/hwp-machine/emulator-check.py). None of this is the series': the
+# kernel only provides the interfaces.
+set -u
+. /lib/hwp-guest-lib.sh
+# only emergencies on the console: a kernel message must not split a line
+# of the guest's (the HWP-MONITOR requests); dmesg keeps everything
+echo 1 >/proc/sys/kernel/printk
+
+say DRIVER "$(cat $c/cpu0/cpufreq/scaling_driver 2>/dev/null || echo none)"
+say CAP0 "$(hwpload rdmsr 0 0x771)"
+say CAP1 "$(hwpload rdmsr 1 0x771)"
+say CPU1-FREQ "$(cat $c/cpu1/cpufreq/cpuinfo_min_freq 2>/dev/null || echo -) $(cat $c/cpu1/cpufreq/cpuinfo_max_freq 2>/dev/null || echo -)"
+# HWP_REQUEST through /dev/cpu/0/msr, between two markers: it must be a
+# request the machine recorded in effect for cpu0 then
+phase req-read
+say REQ0 "$(hwpload rdmsr 0 0x774)"
+phase req-read-done
+
+# the kernel's TSC calibration (tsc: Detected ... MHz processor, and the
+# refined calibration against the HPET or the PM timer a second later)
+sleep 2
+say TSC-DETECTED "$(dmesg | sed -n 's/.*tsc: Detected \([0-9.]*\) MHz processor.*/\1/p' | head -n 1)"
+say TSC-REFINED "$(dmesg | sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p' | head -n 1)"
+say CLOCKSOURCE "$(cat $c/../clocksource/clocksource0/current_clocksource 2>/dev/null)"
+
+# ---- the counters over 2 s of a vCPU held at a level (MIN = MAX through
+# the policy limits) under a spin: TSC, MPERF, APERF; 12 is below the base
+# (20), 24 above it (turbo). The package energy counter over cpu0's hold
+# at 24, with the RAPL unit register.
+for cpu in 0 1; do
+	f=$c/cpu$cpu/cpufreq
+	omin=$(cat $f/scaling_min_freq) omax=$(cat $f/scaling_max_freq)
+	for lvl in 12 24; do
+		khz=$((lvl * 100000))
+		echo "$(cat $f/cpuinfo_min_freq)" >$f/scaling_min_freq
+		echo $khz >$f/scaling_max_freq
+		echo $khz >$f/scaling_min_freq
+		hwpload spin $cpu 6 &
+		load=$!
+		phase cnt-$cpu-$lvl
+		sleep 1
+		e0=$(hwpload rdmsr 0 0x611)
+		t0=$(hwpload tsc $cpu) m0=$(hwpload rdmsr $cpu 0xe7) a0=$(hwpload rdmsr $cpu 0xe8)
+		sleep 2
+		t1=$(hwpload tsc $cpu) m1=$(hwpload rdmsr $cpu 0xe7) a1=$(hwpload rdmsr $cpu 0xe8)
+		e1=$(hwpload rdmsr 0 0x611)
+		say CNT-$cpu-$lvl "$((t1 - t0)) $((m1 - m0)) $((a1 - a0))"
+		[ $cpu$lvl != 024 ] || say ENERGY "$e0 $e1 $(hwpload rdmsr 0 0x606)"
+		wait $load
+		phase cnt-$cpu-$lvl-done
+	done
+	echo "$(cat $f/cpuinfo_min_freq)" >$f/scaling_min_freq
+	echo "$omax" >$f/scaling_max_freq
+	echo "$omin" >$f/scaling_min_freq
+done
+
+# ---- turbo off (MISC_ENABLE bit 38, written on cpu0): package-wide, and
+# the running level capped at the guaranteed level (18) under a spin
+misc=$(hwpload rdmsr 0 0x1a0)
+phase turbo-off
+hwpload wrmsr 0 0x1a0 $((misc | (1 << 38))) || echo "GUEST-ERROR=wrmsr MISC_ENABLE failed"
+say MISC-ENABLE1 "$(hwpload rdmsr 1 0x1a0)"
+hwpload spin 0 3 &
+load=$!
+sleep 2
+say PERF-STATUS0 "$(hwpload rdmsr 0 0x198)"
+wait $load
+phase turbo-on
+hwpload wrmsr 0 0x1a0 $((misc & ~(1 << 38))) || echo "GUEST-ERROR=wrmsr MISC_ENABLE failed"
+
+# ---- wall-clock time: 10 s of the guest's clock between two markers,
+# against the host's clock in the record
+phase wall-start
+say UPTIME-START "$(cut -d' ' -f1 /proc/uptime)"
+sleep 10
+say UPTIME-END "$(cut -d' ' -f1 /proc/uptime)"
+phase wall-end
+
+# ---- the guaranteed level lowered (14) and raised back (18) through QEMU's
+# monitor: IA32_HWP_CAPABILITIES and the HWP_STATUS change bit show it at
+# once; then a bad value, which QEMU must refuse, changing nothing
+guar() { v=$(hwpload rdmsr "$1" 0x771) && echo $(((v >> 8) & 255)); }
+# wait_guar LEVEL: both vCPUs show it, within 10 s
+wait_guar() {
+	i=0
+	while [ "$(guar 0)" != "$1" ] || [ "$(guar 1)" != "$1" ]; do
+		i=$((i + 1))
+		[ $i -le 100 ] || { echo "GUEST-ERROR=the guaranteed level did not become $1 within 10 s"; break; }
+		sleep 0.1
+	done
+}
+phase guar-low
+for cpu in 0 1; do
+	echo "HWP-MONITOR: {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"@cpu$cpu\", \"property\": \"hwp-guaranteed-now\", \"value\": 14}}"
+done
+wait_guar 14
+say GUAR-CAPS "$(guar 0) $(guar 1)"
+say GUAR-STATUS "$(hwpload rdmsr 0 0x777) $(hwpload rdmsr 1 0x777)"
+hwpload wrmsr 0 0x777 0 && hwpload wrmsr 1 0x777 0
+say GUAR-STATUS-CLEARED "$(hwpload rdmsr 0 0x777) $(hwpload rdmsr 1 0x777)"
+phase guar-back
+for cpu in 0 1; do
+	echo "HWP-MONITOR: {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"@cpu$cpu\", \"property\": \"hwp-guaranteed-now\", \"value\": 18}}"
+done
+wait_guar 18
+# (the relay reports the refusal in its transcript; the host checks it)
+echo "HWP-MONITOR-REFUSE: {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"@cpu0\", \"property\": \"hwp-guaranteed-now\", \"value\": 31}}"
+sleep 1
+say GUAR-BACK "$(guar 0) $(guar 1)"
+phase end
+dmesg | grep -E 'unchecked MSR|WARNING:|BUG:|Call Trace' | sed 's/^/DMESG: /'
