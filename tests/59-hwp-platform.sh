@@ -5,9 +5,8 @@
 # intel_pstate=passive and schedutil, -smp 2, vCPU 1 an efficiency core:
 #  - "platform" (tests/hwp-machine/platform-guest.sh): a MSR_PLATFORM_INFO
 #    base ratio of 20 above the HWP guaranteed level of 18, and QEMU's QMP
-#    monitor reached through tools/hwp-monitor.py. The guest's clocks (the
-#    TSC at the base frequency, scaling_cur_freq and /proc/cpuinfo at a
-#    held level, wall-clock time), busy loads after no_turbo 1 and
+#    monitor reached through tools/hwp-monitor.py. scaling_cur_freq and
+#    /proc/cpuinfo at a held level, busy loads after no_turbo 1 and
 #    active -> passive against the same loads after boot, turbo turned off
 #    by the platform at run time, and the guaranteed level lowered to 14
 #    through the monitor.
@@ -15,7 +14,10 @@
 #    Efficiency Control) set: no DESIRED is written, MIN and MAX follow the
 #    hints, and an unchanged request is not written again.
 # The host checks the machine's record (tests/hwp-machine/platform-check.py).
-# Every figure is simulated by the emulated machine.
+# Every figure is simulated by the emulated machine; the machine's own
+# behaviour (TSC rate, counters, the monitor) is suite 54's.
+# KTAP: 4 results (per boot, its run and its checker's nested document);
+# a prerequisite that does not build fails every result.
 #
 # Environment: REPO BUILD KSRC (the series tree). HWP_SUITE_TIMEOUT bounds
 # each guest run (default 600 s).
@@ -25,34 +27,37 @@ out=$BUILD/state/59-hwp-platform
 logs=$BUILD/logs
 mkdir -p "$out" "$logs"
 
-fail() { echo "FAIL: hwp-platform $1: $2"; }
+. "$REPO/tools/lib/ktap.sh"
+# per boot: the guest's run, and the checker's nested document
+ktap_plan 4
 
 if ! "$REPO/tools/build-qemu.sh" >/dev/null 2>"$out/qemu-build.err"; then
 	sed 's/^/  /' "$out/qemu-build.err" | tail -n 20
-	fail "machine" "the emulated HWP machine did not build (tools/build-qemu.sh)"
+	ktap_fail_rest "the emulated HWP machine did not build (tools/build-qemu.sh)"
 	exit 0
 fi
 if ! img=$("$REPO/tools/hwp-kernel.sh" 2>"$out/kernel.err"); then
 	sed 's/^/  /' "$out/kernel.err" | tail -n 20
-	fail "kernel" "the HWP machine's kernel did not build (tools/hwp-kernel.sh)"
+	ktap_fail_rest "the HWP machine's kernel did not build (tools/hwp-kernel.sh)"
 	exit 0
 fi
 if ! gcc -static -O2 -Wall -o "$out/hwpload" "$REPO/tools/hwp-guest/hwpload.c" \
 	>"$out/hwpload.log" 2>&1; then
-	fail "guest tools" "hwpload does not build: $(tail -n 3 "$out/hwpload.log" | tr '\n' '|')"
+	ktap_fail_rest "guest tools: hwpload does not build: $(tail -n 3 "$out/hwpload.log" | tr '\n' '|')"
 	exit 0
 fi
 extra=("$out/hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh")
 
-# boot NAME GUEST_SCRIPT HWP_OPTS [qemu-run.sh options]
+# boot NAME GUEST_SCRIPT HWP_OPTS [qemu-run.sh options]: reports the guest's
+# run (ok only when it finished without a GUEST-ERROR line)
 boot() {
-	local name=$1 script=$2 opts=$3
+	local name=$1 script=$2 opts=$3 errs
 	shift 3
 	local log=$logs/59-hwp-platform-$name.console.log record=$logs/59-hwp-platform-$name.record
 	rm -f "$record" "$log.monitor"
 	if ! "$REPO/tools/mkinitramfs.sh" "$out/initrd-$name.cpio.gz" "$script" "${extra[@]}" \
 		>"$out/initramfs-$name.log" 2>&1; then
-		fail "$name guest" "initramfs: $(tail -n 3 "$out/initramfs-$name.log" | tr '\n' '|')"
+		ktap_fail "$name guest run" "initramfs: $(tail -n 3 "$out/initramfs-$name.log" | tr '\n' '|')"
 		return 1
 	fi
 	if ! "$REPO/tools/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$record" \
@@ -60,22 +65,30 @@ boot() {
 		--append "intel_pstate=passive cpufreq.default_governor=schedutil" \
 		--timeout "${HWP_SUITE_TIMEOUT:-600}" --log "$log" "$@" >"$out/qemu-$name.out" 2>&1; then
 		sed 's/^/  /' "$out/qemu-$name.out" | tail -n 20
-		fail "$name guest" "the guest did not finish (console: $log, record: $record)"
+		ktap_fail "$name guest run" "the guest did not finish (console: $log, record: $record)"
 		return 1
 	fi
-	echo "PASS: hwp-platform $name guest run ($(grep -c . "$record") events in the record)"
 	tr -d '\r' <"$log" >"$out/console-$name.txt"
-	grep '^GUEST-ERROR=' "$out/console-$name.txt" | sed "s/^/FAIL: hwp-platform $name guest: /"
+	errs=$(grep '^GUEST-ERROR=' "$out/console-$name.txt" | cut -d= -f2- | tr '\n' ';')
+	if [ -n "$errs" ]; then
+		ktap_fail "$name guest run" "the guest reported: $errs"
+	else
+		ktap_ok "$name guest run" "$(grep -c . "$record") events in the record"
+	fi
 	return 0
 }
 
 if boot platform "$REPO/tests/hwp-machine/platform-guest.sh" \
 	hwp-highest=30:24,hwp-guaranteed=18,hwp-base=20 --monitor-relay; then
-	python3 "$REPO/tests/hwp-machine/platform-check.py" platform "$out/console-platform.txt" \
-		"$logs/59-hwp-platform-platform.record" "$logs/59-hwp-platform-platform.console.log.monitor" ||
-		fail "platform check" "platform-check.py exited with status $?"
+	ktap_sub "platform checks" python3 "$REPO/tests/hwp-machine/platform-check.py" platform \
+		"$out/console-platform.txt" "$logs/59-hwp-platform-platform.record"
+else
+	ktap_fail "platform checks" "not run: no guest run to check"
 fi
 if boot dec "$REPO/tests/hwp-machine/dec-guest.sh" hwp-highest=30:24,hwp-dec=on; then
-	python3 "$REPO/tests/hwp-machine/platform-check.py" dec "$out/console-dec.txt" \
-		"$logs/59-hwp-platform-dec.record" || fail "dec check" "platform-check.py exited with status $?"
+	ktap_sub "dec checks" python3 "$REPO/tests/hwp-machine/platform-check.py" dec \
+		"$out/console-dec.txt" "$logs/59-hwp-platform-dec.record"
+else
+	ktap_fail "dec checks" "not run: no guest run to check"
 fi
+exit 0
