@@ -10,6 +10,9 @@
 # scaling_max_freq, no_turbo, governor switches, CPU offline/online,
 # suspend to idle, passive -> active -> passive, and the series' kselftest in
 # the guest. Every figure is simulated by the emulated machine.
+# KTAP: 4 results (the builds, the kselftest's build, the guest's run, and
+# the checker's nested document of 32); a prerequisite that does not build
+# or a guest that does not finish fails every result not yet reported.
 #
 # Environment: REPO BUILD KSRC (the series tree). HWP_SUITE_TIMEOUT bounds
 # the guest run (default 600 s).
@@ -19,39 +22,45 @@ out=$BUILD/state/56-hwp-driver
 logs=$BUILD/logs
 mkdir -p "$out" "$logs"
 
-fail() { echo "FAIL: hwp-driver $1: $2"; }
+. "$REPO/tools/lib/ktap.sh"
+# the machine and kernel, the kselftest's build, the guest's run, and the
+# checker's nested document (tests/hwp-machine/check.py)
+ktap_plan 4
 
 if ! qemu=$("$REPO/tools/build-qemu.sh" 2>"$out/qemu-build.err"); then
 	sed 's/^/  /' "$out/qemu-build.err" | tail -n 20
-	fail "machine" "the emulated HWP machine did not build (tools/build-qemu.sh)"
+	ktap_fail "kernel and machine build" "the emulated HWP machine did not build (tools/build-qemu.sh)"
+	ktap_fail_rest "the emulated HWP machine did not build"
 	exit 0
 fi
 if ! img=$("$REPO/tools/hwp-kernel.sh" 2>"$out/kernel.err"); then
 	sed 's/^/  /' "$out/kernel.err" | tail -n 20
-	fail "kernel" "the HWP machine's kernel did not build (tools/hwp-kernel.sh)"
+	ktap_fail "kernel and machine build" "the HWP machine's kernel did not build (tools/hwp-kernel.sh)"
+	ktap_fail_rest "the HWP machine's kernel did not build"
 	exit 0
 fi
-echo "PASS: hwp-driver kernel and machine build"
+ktap_ok "kernel and machine build" "$qemu, $img"
 
 # guest programs: the loads and the markers, and the series' kselftest
 extra=()
 if ! gcc -static -O2 -Wall -o "$out/hwpload" "$REPO/tools/hwp-guest/hwpload.c" \
 	>"$out/hwpload.log" 2>&1; then
-	fail "guest tools" "hwpload does not build: $(tail -n 3 "$out/hwpload.log" | tr '\n' '|')"
+	ktap_fail_rest "guest tools: hwpload does not build: $(tail -n 3 "$out/hwpload.log" | tr '\n' '|')"
 	exit 0
 fi
 extra+=("$out/hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh")
 selftest=$KSRC/tools/testing/selftests/cpufreq_hwp
-if MAKEFLAGS= MAKELEVEL= make -s -C "$selftest" OUTPUT="$out" ARCH=x86_64 \
+if MAKEFLAGS='' MAKELEVEL='' make -s -C "$selftest" OUTPUT="$out" ARCH=x86_64 \
 	LDFLAGS=-static >"$out/selftest.log" 2>&1 && [ -x "$out/hwp_request" ]; then
 	extra+=("$out/hwp_request:/bin/hwp_request")
+	ktap_ok "kselftest cpufreq_hwp builds"
 else
-	fail "guest tools" "the cpufreq_hwp kselftest does not build: $(tail -n 3 "$out/selftest.log" | tr '\n' '|')"
+	ktap_fail "kselftest cpufreq_hwp builds" "$(tail -n 3 "$out/selftest.log" | tr '\n' '|')"
 fi
 
 if ! "$REPO/tools/mkinitramfs.sh" "$out/initrd.cpio.gz" "$REPO/tests/hwp-machine/guest.sh" \
 	"${extra[@]}" >"$out/initramfs.log" 2>&1; then
-	fail "guest" "initramfs: $(tail -n 3 "$out/initramfs.log" | tr '\n' '|')"
+	ktap_fail_rest "initramfs: $(tail -n 3 "$out/initramfs.log" | tr '\n' '|')"
 	exit 0
 fi
 
@@ -63,10 +72,16 @@ if ! "$REPO/tools/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$record" \
 	--append "intel_pstate=passive cpufreq.default_governor=schedutil" \
 	--timeout "${HWP_SUITE_TIMEOUT:-600}" --log "$log" >"$out/qemu.out" 2>&1; then
 	sed 's/^/  /' "$out/qemu.out" | tail -n 20
-	fail "guest" "the guest did not finish (console: $log, record: $record)"
+	ktap_fail "guest run" "the guest did not finish (console: $log, record: $record)"
+	ktap_fail_rest "the guest did not finish"
 	exit 0
 fi
-echo "PASS: hwp-driver guest run ($(grep -c . "$record") events in the record)"
 tr -d '\r' <"$log" >"$out/console.txt"
-grep '^GUEST-ERROR=' "$out/console.txt" | sed 's/^/FAIL: hwp-driver guest: /'
-python3 "$REPO/tests/hwp-machine/check.py" --levels 30:24:18:8 "$out/console.txt" "$record"
+errs=$(grep '^GUEST-ERROR=' "$out/console.txt" | cut -d= -f2- | tr '\n' ';')
+if [ -n "$errs" ]; then
+	ktap_fail "guest run" "the guest reported: $errs"
+else
+	ktap_ok "guest run" "$(grep -c . "$record") events in the record"
+fi
+ktap_sub "checks" python3 "$REPO/tests/hwp-machine/check.py" --levels 30:24:18:8 "$out/console.txt" "$record"
+exit 0
