@@ -340,8 +340,11 @@ if want selftests; then
 		for t in basic sptest1 sptest2 sptest3 sptest4; do
 			case " $SELFTESTS " in *" $t "*) ;; *) echo "R-SKIP: selftest.$t: not requested (robust.selftests)" ;; esac
 		done
+	elif [ -n "$SELFTESTS" ]; then
+		# tests/58-robustness.sh puts bash and the selftests in the initramfs
+		fail selftest "no bash or no selftests in the initramfs"
 	else
-		echo "R-SKIP: selftest: no bash or no selftests in the initramfs, or none requested"
+		echo "R-SKIP: selftest: none requested (robust.selftests)"
 	fi
 	echo "R-INFO: selftests took $(($(date +%s) - t_s))s"
 fi
@@ -552,8 +555,11 @@ fi
 if want freeze; then
 	scenario_start freeze
 	N=$((3 * SCALE))
+	# configs/robustness.config sets CONFIG_SUSPEND and CONFIG_PM_DEBUG:
+	# a kernel without freeze or pm_test is the harness's own failure
 	if ! [ -w /sys/power/state ] || ! grep -qw freeze /sys/power/state; then
-		echo "R-SKIP: freeze.cycle: no freeze in /sys/power/state in this kernel"
+		fail freeze.cycle "no freeze in /sys/power/state (configs/robustness.config sets CONFIG_SUSPEND)"
+		N=0
 	elif grep -q 'robust\.freeze=1' /proc/cmdline; then
 		N=1
 		wr /sys/class/rtc/rtc0/wakealarm 0
@@ -561,7 +567,7 @@ if want freeze; then
 	elif [ -w /sys/power/pm_test ]; then
 		wr /sys/power/pm_test platform
 	else
-		echo "R-SKIP: freeze.cycle: no /sys/power/pm_test (CONFIG_PM_DEBUG) for a timer wake-up"
+		fail freeze.cycle "no /sys/power/pm_test for a timer wake-up (configs/robustness.config sets CONFIG_PM_DEBUG)"
 		N=0
 	fi
 	# pm_test holds the system at the test level for pm_test_delay
