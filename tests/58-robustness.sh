@@ -39,6 +39,15 @@
 #    path in use under load). Figures of the machine are simulated.
 # 3. Both console logs are checked for splats as well.
 #
+# KTAP: 11 results: the debug kernel builds, its configuration, the KUnit
+# cases (a nested document of kunit-boot.sh's lines), no splat in that
+# boot, the machine builds, the initramfs, the HWP boot finished, KUnit
+# safe on the HWP machine, the guest's scenarios (a nested document of one
+# result per scenario asked for, each with the guest's own lines nested),
+# the machine's record (tests/robustness/record.py, one check per
+# scenario and mark), no splat in the whole log. A prerequisite that
+# fails fails every result not yet reported.
+#
 # Environment: REPO BUILD KSRC (tree with the series);
 #   ROBUST_ITER  scales the scenario loops (default 1); ROBUST_TIMEOUT (s);
 #   ROBUST_SELFTESTS  comma-separated main.sh -t tests (default all five);
@@ -58,6 +67,10 @@ splats='BUG:|WARNING:|possible circular locking|suspicious RCU usage|sleeping fu
 common=("$REPO/configs/x86_64-test.config" "$REPO/Kconfig.fragment" "$REPO/configs/robustness.config" "$REPO/configs/debug.config")
 mkdir -p "$BUILD"
 fail=0
+. "$REPO/tools/lib/ktap.sh"
+ktap_plan 11
+# stop WHY: fail every result not yet reported, and end
+stop() { ktap_fail_rest "$1"; exit 1; }
 
 # 1. the KUnit suites in the debug kernel, on stock QEMU. Its first build
 # starts from the test kernel's (SEED), the HWP machine's from this one's.
@@ -67,29 +80,33 @@ if ! htree=$("$REPO/tools/harness-tree.sh" 2>"$BUILD/58-build.err") ||
 	"$REPO/configs/kunit-x86.config" "$REPO/configs/kunit-e2e.config" 2>>"$BUILD/58-build.err") ||
 	! ko=$("$REPO/tools/build-test-module.sh" "$BUILD/out/debug-x86" x86_64 2>>"$BUILD/58-build.err"); then
 	sed 's/^/  /' "$BUILD/58-build.err"
-	echo "FAIL: robustness.build: the debug kernel with the KUnit suites did not build"
-	exit 1
+	ktap_fail build "the debug kernel with the KUnit suites did not build"
+	stop "the debug kernel did not build"
 fi
-echo "INFO: debug kernel (KUnit): build step $(($(date +%s) - t0))s; $(grep -h 'built .* in' "$BUILD/58-build.err" | sed 's/^build-kernel: //')"
+ktap_ok build
+echo "# debug kernel (KUnit): build step $(($(date +%s) - t0))s; $(grep -h 'built .* in' "$BUILD/58-build.err" | sed 's/^build-kernel: //')"
 kout=$BUILD/out/debug-x86
 if ! grep -qx 'CONFIG_MODULES=y' "$kout/.config" || [ ! -f "$ko" ]; then
-	echo "FAIL: robustness.config: debug kernel lacks CONFIG_MODULES=y or the test module ($ko)"
-	exit 1
+	ktap_fail config "debug kernel lacks CONFIG_MODULES=y or the test module ($ko)"
+	stop "no test module"
 fi
+ktap_ok config
 t0=$(date +%s)
 KUNIT_BOOT_TIMEOUT=${ROBUST_KUNIT_TIMEOUT:-1200} "$REPO/tools/kunit-boot.sh" x86_64 "$kimage" intel_pstate_perf cpufreq-perf-test \
-	>"$BUILD/58-kunit.out" 2>&1 || fail=1
-sed -n 's/^\(PASS\|FAIL\): /\1: debug./p; /^INFO: /p' "$BUILD/58-kunit.out"
-echo "INFO: debug kernel (KUnit): boot and suites took $(($(date +%s) - t0))s (log $kout/kunit-console.log)"
+	>"$BUILD/58-kunit.out" 2>&1
+krc=$?
+sed -n 's/^INFO: /# /p' "$BUILD/58-kunit.out"
+ktap_sub debug python3 "$REPO/tests/robustness/results.py" lines "$BUILD/58-kunit.out" "$krc"
+echo "# debug kernel (KUnit): boot and suites took $(($(date +%s) - t0))s (log $kout/kunit-console.log)"
 hit=$(tr -d '\r' <"$kout/kunit-console.log" 2>/dev/null | grep -m1 -E "$splats")
 if [ ! -s "$kout/kunit-console.log" ]; then
-	echo "FAIL: debug.kunit-phase.splats: no console log $kout/kunit-console.log"
+	ktap_fail debug.kunit-phase.splats "no console log $kout/kunit-console.log"
 	fail=1
 elif [ -n "$hit" ]; then
-	echo "FAIL: debug.kunit-phase.splats: $hit"
+	ktap_fail debug.kunit-phase.splats "$hit"
 	fail=1
 else
-	echo "PASS: debug.kunit-phase.splats"
+	ktap_ok debug.kunit-phase.splats
 fi
 
 # 2. the scenarios on the real driver, on the emulated HWP machine
@@ -97,9 +114,10 @@ name=debug-hwp
 t0=$(date +%s)
 if ! qemu=$("$REPO/tools/build-qemu.sh" 2>"$BUILD/58-qemu-build.err"); then
 	sed 's/^/  /' "$BUILD/58-qemu-build.err" | tail -n 20
-	echo "FAIL: robustness.machine: the emulated HWP machine did not build (tools/build-qemu.sh)"
-	exit 1
+	ktap_fail machine "the emulated HWP machine did not build (tools/build-qemu.sh)"
+	stop "the emulated HWP machine did not build"
 fi
+ktap_ok machine "$qemu"
 image=$kimage
 out=$BUILD/out/$name
 mkdir -p "$out"
@@ -112,8 +130,8 @@ extra=("$REPO/tests/robustness/sudo:/usr/bin/sudo")
 extra+=("$ko:/kunit-modules/cpufreq-perf-test.ko")
 # hwpload: the scenario markers in the machine's record
 if ! gcc -static -O2 -Wall -o "$out/hwpload" "$REPO/tools/hwp-guest/hwpload.c" >"$BUILD/58-hwpload.log" 2>&1; then
-	echo "FAIL: robustness.initramfs: hwpload does not build: $(tail -n 3 "$BUILD/58-hwpload.log" | tr '\n' '|')"
-	exit 1
+	ktap_fail initramfs "hwpload does not build: $(tail -n 3 "$BUILD/58-hwpload.log" | tr '\n' '|')"
+	stop "no initramfs"
 fi
 extra+=("$out/hwpload:/bin/hwpload")
 # sptest2, sptest3 and sptest4 at their full size take far longer under TCG
@@ -134,8 +152,8 @@ if [ "${SPTEST_FULL:-0}" != 1 ]; then
 	n3=$(grep -c 'for I in `seq 1000`' "$sp")
 	n4=$(grep -c 'for [ij] in `seq 1 5000`' "$sp")
 	if [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 2 ]; then
-		echo "FAIL: robustness.selftests: special-tests.sh does not have the loops this script scales (found $n2, $n3 and $n4)"
-		exit 1
+		ktap_fail initramfs "special-tests.sh does not have the loops this script scales (found $n2, $n3 and $n4)"
+		stop "no initramfs"
 	fi
 	sed -i -e "s/for i in \`seq 0 100\`/for i in \`seq 1 $SPTEST2_LOOPS\`/" \
 		-e "s/for I in \`seq 1000\`/for I in \`seq $SPTEST3_LOOPS\`/" \
@@ -143,11 +161,11 @@ if [ "${SPTEST_FULL:-0}" != 1 ]; then
 	for n in 2 3 4; do
 		case $n in 2) pat="seq 1 $SPTEST2_LOOPS" c=1 ;; 3) pat="seq $SPTEST3_LOOPS" c=1 ;; 4) pat="seq 1 $SPTEST4_LOOPS" c=2 ;; esac
 		if [ "$(grep -c "in \`$pat\`" "$sp")" -lt $c ]; then
-			echo "FAIL: robustness.selftests: could not scale sptest$n's loop to $pat"
-			exit 1
+			ktap_fail initramfs "could not scale sptest$n's loop to $pat"
+			stop "no initramfs"
 		fi
 	done
-	echo "INFO: selftests: sptest2 runs seq 1 $SPTEST2_LOOPS instead of seq 0 100, sptest3 seq $SPTEST3_LOOPS instead of seq 1000, sptest4 seq 1 $SPTEST4_LOOPS instead of seq 1 5000 (SPTEST_FULL=1 for the full size)"
+	echo "# selftests: sptest2 runs seq 1 $SPTEST2_LOOPS instead of seq 0 100, sptest3 seq $SPTEST3_LOOPS instead of seq 1000, sptest4 seq 1 $SPTEST4_LOOPS instead of seq 1 5000 (SPTEST_FULL=1 for the full size)"
 fi
 for f in "$stdir"/*.sh; do
 	extra+=("$f:/selftests/cpufreq/$(basename "$f")")
@@ -161,9 +179,10 @@ fi
 initrd=$out/robustness-initrd.cpio.gz
 if ! "$REPO/tools/mkinitramfs.sh" "$initrd" "$REPO/tests/robustness/guest.sh" "${extra[@]}" 2>"$BUILD/58-initrd.err"; then
 	sed 's/^/  /' "$BUILD/58-initrd.err"
-	echo "FAIL: robustness.initramfs: could not build the initramfs"
-	exit 1
+	ktap_fail initramfs "could not build the initramfs"
+	stop "no initramfs"
 fi
+ktap_ok initramfs
 
 log=$out/robustness-console.log
 record=$out/robustness.record
@@ -175,64 +194,65 @@ t0=$(date +%s)
 	--timeout "${ROBUST_TIMEOUT:-2400}" --mem 1G \
 	--log "$log" 2>"$BUILD/58-qemu.err"
 qrc=$?
-echo "INFO: debug kernel (HWP machine): boot and scenarios took $(($(date +%s) - t0))s (log $log, record $record)"
+echo "# debug kernel (HWP machine): boot and scenarios took $(($(date +%s) - t0))s (log $log, record $record)"
 if [ $qrc -ne 0 ]; then
-	echo "FAIL: robustness.run: $(grep -m1 'qemu-run: FAILED' "$BUILD/58-qemu.err" | cut -c1-200)"
+	ktap_fail run "$(grep -m1 'qemu-run: FAILED' "$BUILD/58-qemu.err" | cut -c1-200)"
 	fail=1
+else
+	ktap_ok run
 fi
 tr -d '\r' <"$log" >"$log.txt"
 
 # the KUnit suites in this boot, with intel_pstate registered before them:
 # the test module's suite must not have run at all (the module refuses to
 # load there: robustness.setup.test_module_refused, from the guest), the
-# intel_pstate_perf suite must pass with every case run
+# intel_pstate_perf suite must pass with every case its plan (1..N) declares
 kunit_hwp=$(awk '
 	/# Subtest: cpufreq-perf-test/ { pt++; next }
 	/# Subtest: intel_pstate_perf/ { ip = 1; next }
-	ip && /test not run/ { notrun++ }
+	ip && /^\[[ 0-9.]*\]    +1\.\.[0-9]+$/ { sub(/.*1\.\./, ""); plan = $0 }
 	ip && /^\[[ 0-9.]*\]    +not ok [0-9]+ - / { ipfail++ }
 	ip && /^\[[ 0-9.]*\]    +ok [0-9]+ - / { ipok++ }
 	ip && /^\[[ 0-9.]*\] (not )?ok [0-9]+ - intel_pstate_perf$/ { ip = 0 }
-	END { printf "%d %d %d %d", pt, ipok, ipfail, notrun }' "$log.txt")
-read -r k_pt k_ipok k_ipfail k_notrun <<<"$kunit_hwp"
+	END { printf "%d %d %d %d", pt, ipok, ipfail, plan }' "$log.txt")
+read -r k_pt k_ipok k_ipfail k_plan <<<"$kunit_hwp"
 if [ "$k_pt" = 0 ] && grep -q '^R-PASS: setup.test_module_refused' "$log.txt" &&
-	[ "$k_ipok" -gt 0 ] && [ "$k_ipfail" = 0 ] && [ "$k_notrun" = 0 ]; then
-	echo "PASS: robustness.kunit_safe_on_hwp (cpufreq-perf-test: the module refused to load, intel_pstate registered, the suite did not run; intel_pstate_perf: $k_ipok cases passed)"
+	[ "$k_ipok" -gt 0 ] && [ "$k_ipfail" = 0 ] && [ "$k_ipok" = "$k_plan" ]; then
+	ktap_ok kunit_safe_on_hwp "cpufreq-perf-test: the module refused to load, intel_pstate registered, the suite did not run; intel_pstate_perf: $k_ipok of $k_plan cases passed"
 else
-	echo "FAIL: robustness.kunit_safe_on_hwp: cpufreq-perf-test suite ran $k_pt time(s) (must not: the module must refuse to load), refusal $(grep -c '^R-PASS: setup.test_module_refused' "$log.txt") time(s); intel_pstate_perf $k_ipok ok, $k_ipfail not ok, $k_notrun not run"
+	ktap_fail kunit_safe_on_hwp "cpufreq-perf-test suite ran $k_pt time(s) (must not: the module must refuse to load), refusal $(grep -c '^R-PASS: setup.test_module_refused' "$log.txt") time(s); intel_pstate_perf $k_ipok ok, $k_ipfail not ok, plan 1..$k_plan"
 	fail=1
 fi
 
-# 2. the guest's own checks
-if ! grep -q '^R-DONE' "$log.txt"; then
-	echo "FAIL: robustness.guest: the scenario script did not finish"
-	fail=1
-fi
-# (a kernel message may follow a result on the same console line: cut it)
-sed -n '/^R-[A-Z]*: /s/\[ *[0-9][0-9]*\.[0-9]*\] .*//; s/^R-PASS: /PASS: robustness./p; s/^R-FAIL: /FAIL: robustness./p; s/^R-SKIP: /SKIP: robustness./p; s/^R-INFO: /INFO: /p' "$log.txt"
-grep -q '^R-FAIL' "$log.txt" && fail=1
-# the guest's own count of its failures must match the lines that reached
-# the console (a result line garbled by kernel output would be lost)
-gcount=$(sed -n 's/^R-DONE: \([0-9]*\) failure.*/\1/p' "$log.txt" | head -n1)
-hcount=$(grep -c '^R-FAIL' "$log.txt")
-if [ -n "$gcount" ] && [ "$gcount" != "$hcount" ]; then
-	echo "FAIL: robustness.guest_count: the guest counted $gcount failure(s), the console shows $hcount R-FAIL lines"
-	fail=1
-fi
-
-if [ -n "${ROBUST_ONLY:-}" ]; then
-	echo "SKIP: robustness.partial: ROBUST_ONLY=$ROBUST_ONLY ran only part of the scenarios"
-fi
-
-# the machine's record of the scenarios
-python3 "$REPO/tests/robustness/record.py" "$log.txt" "$record" || fail=1
+# 2. the guest's own checks, one result per scenario asked for (the guest
+# keeps its R-PASS/R-FAIL/R-SKIP console lines; results.py nests them), and
+# the machine's record of each scenario
+scen=(setup governors hotplug limits modes)
+IFS=, read -r -a sts <<<"${ROBUST_SELFTESTS:-basic,sptest1,sptest2,sptest3,sptest4}"
+for t in "${sts[@]}"; do scen+=("selftest.$t"); done
+scen+=(badinput freeze)
+asked=() marks=(setup)
+for s in "${scen[@]}"; do
+	part=${s%%.*}
+	[ "$part" = selftest ] && part=selftests
+	if [ -n "${ROBUST_ONLY:-}" ] && [ "$s" != setup ] && ! [[ ",$ROBUST_ONLY," == *",$part,"* ]]; then
+		asked+=("-$s")
+	else
+		asked+=("$s")
+		[ "$s" = setup ] || marks+=("$s")
+	fi
+done
+sed -n 's/\[ *[0-9][0-9]*\.[0-9]*\] .*//; s/^R-INFO: /# /p' "$log.txt"
+ktap_sub scenarios python3 "$REPO/tests/robustness/results.py" guest "$log.txt" "${asked[@]}" teardown
+ktap_sub record python3 "$REPO/tests/robustness/record.py" "$log.txt" "$record" "${marks[@]}" end
 
 # 3. the whole log
 n=$(grep -cE "$splats" "$log.txt")
 if [ "$n" -ne 0 ]; then
-	echo "FAIL: robustness.splats_total: $n splat line(s), first: $(grep -m1 -E "$splats" "$log.txt" | cut -c1-160)"
+	ktap_fail splats_total "$n splat line(s), first: $(grep -m1 -E "$splats" "$log.txt" | cut -c1-160)"
 	fail=1
 else
-	echo "PASS: robustness.splats_total"
+	ktap_ok splats_total
 fi
-exit $fail
+# (the exit status follows the results: a failure is reported above)
+[ "$fail" = 0 ] && [ "$KTAP_FAILED" = 0 ]

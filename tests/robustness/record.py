@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Host-side checks of the robustness run on the emulated HWP machine.
 
-    tests/robustness/record.py CONSOLE RECORD
+    tests/robustness/record.py CONSOLE RECORD SCENARIO...
 
 CONSOLE is the guest's console log (R-MARK N <scenario> lines from
 tests/robustness/guest.sh), RECORD the machine's record of every
-HWP_REQUEST write (tools/hwp_record.py parses both). For every scenario:
+HWP_REQUEST write (tools/hwp_record.py parses both), SCENARIO the marks
+the host expects (setup, governors, ..., end), known before the run. For
+every expected scenario:
 
+  - its marker is on the console and in the record;
   - every write is in order: MIN <= MAX, and DESIRED is 0 or within
     [MIN, MAX]; every field is within [lowest, highest] of that CPU's
     capabilities (DESIRED 0 and MAX above highest excepted: 0 means "no
@@ -16,8 +19,9 @@ HWP_REQUEST write (tools/hwp_record.py parses both). For every scenario:
     DESIRED set and above MIN, which the frequency path never writes
     (there MIN is the target, and DESIRED too).
 
-Prints PASS:/FAIL:/INFO: lines named robustness.record.*; exit 1 on a
-failure. The figures are the emulated machine's (simulated).
+Prints one KTAP document (its plan first: 1 + one per scenario + one per
+steered scenario); a check that raises fails alone; exit 1 on a failure.
+The figures are the emulated machine's (simulated).
 """
 import os
 import re
@@ -25,43 +29,48 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import hwp_record  # noqa: E402
+import ktap  # noqa: E402
 
 STEERED = ("governors", "hotplug", "limits", "modes", "freeze")
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 4:
         print(__doc__, file=sys.stderr)
         return 2
-    names = {}
-    with open(sys.argv[1], errors="replace") as f:
-        for line in f:
-            m = re.match(r"^R-MARK (\d+) ([a-z0-9.]+)", line.strip("\r\n"))
-            if m:
-                names[int(m.group(1))] = m.group(2)
-    events = hwp_record.parse_record(sys.argv[2])
-    caps = {}
-    for e in events:
-        if e["ev"] == "caps":
-            caps[int(e["cpu"])] = (int(e["lowest"]), int(e["highest"]))
-    reqs, marks = hwp_record.phases(events)
-    bad = 0
+    console, record, expected = sys.argv[1], sys.argv[2], sys.argv[3:]
+    checks = [("markers", None)]
+    for scen in expected:
+        checks.append((scen + ".ordered", scen))
+        if scen in STEERED:
+            checks.append((scen + ".perf_path", scen))
+    t = ktap.Ktap(len(checks))
+    names, caps, reqs, marks, err = {}, {}, [], set(), None
+    try:
+        with open(console, errors="replace") as f:
+            for line in f:
+                m = re.match(r"^R-MARK (\d+) ([a-z0-9.]+)", line.strip("\r\n"))
+                if m:
+                    names[int(m.group(1))] = m.group(2)
+        events = hwp_record.parse_record(record)
+        for e in events:
+            if e["ev"] == "caps":
+                caps[int(e["cpu"])] = (int(e["lowest"]), int(e["highest"]))
+        reqs, marks = hwp_record.phases(events)
+    except Exception as e:  # every check fails, by name
+        err = "cannot read the console or the record: %s: %s" % (type(e).__name__, e)
+    num = {scen: n for n, scen in names.items()}
 
-    def out(ok, name, why):
-        nonlocal bad
-        if ok:
-            print("PASS: robustness.record.%s (%s)" % (name, why))
-        else:
-            print("FAIL: robustness.record.%s: %s" % (name, why))
-            bad += 1
+    def markers():
+        missing = sorted(s for s in expected if s not in num or num[s] not in marks)
+        return (not missing and caps,
+                "%d scenario markers expected, %s missing on the console or in the record; capabilities of %d CPUs" % (
+                    len(expected), missing or "none", len(caps)))
 
-    missing = sorted(n for n in names if n not in marks)
-    out(names and not missing and caps, "markers",
-        "%d scenario markers on the console, %s missing in the record; capabilities of %d CPUs" % (
-            len(names), missing or "none", len(caps)))
-    for n in sorted(names):
-        scen = names[n]
-        rs = [r for r in reqs if r["phase"] == n]
+    def ordered(scen):
+        if scen not in num:
+            return False, "no R-MARK of this scenario on the console"
+        rs = [r for r in reqs if r["phase"] == num[scen]]
         wrong = []
         for r in rs:
             lo, hi = caps.get(r["cpu"], (0, 255))
@@ -70,17 +79,31 @@ def main():
                 ok = ok and r["min"] <= r["des"] <= r["max"] and r["des"] <= hi
             if not ok:
                 wrong.append("cpu%d %d/%d/%d" % (r["cpu"], r["min"], r["max"], r["des"]))
-        out(not wrong, scen + ".ordered",
-            "%d writes, all MIN <= DESIRED <= MAX within the CPU's levels" % len(rs) if not wrong
-            else "%d of %d writes out of order or out of range (MIN/MAX/DESIRED): %s" % (
-                len(wrong), len(rs), " ".join(wrong[:6])))
-        if scen in STEERED:
-            perf = [r for r in rs if r["des"] and r["min"] < r["des"]]
-            cpus = sorted({r["cpu"] for r in perf})
-            out(len(cpus) == len(caps), scen + ".perf_path",
+        return (not wrong,
+                "%d writes, all MIN <= DESIRED <= MAX within the CPU's levels" % len(rs) if not wrong
+                else "%d of %d writes out of order or out of range (MIN/MAX/DESIRED): %s" % (
+                    len(wrong), len(rs), " ".join(wrong[:6])))
+
+    def perf_path(scen):
+        if scen not in num:
+            return False, "no R-MARK of this scenario on the console"
+        rs = [r for r in reqs if r["phase"] == num[scen]]
+        perf = [r for r in rs if r["des"] and r["min"] < r["des"]]
+        cpus = sorted({r["cpu"] for r in perf})
+        return (caps and len(cpus) == len(caps),
                 "%d writes with DESIRED above MIN, on CPUs %s of %d" % (len(perf), cpus, len(caps)))
-    print("INFO: robustness.record: %d HWP_REQUEST writes in all (simulated machine)" % len(reqs))
-    return 1 if bad else 0
+
+    for name, scen in checks:
+        if err:
+            t.not_ok("record." + name, err)
+        elif scen is None:
+            t.run("record." + name, markers)
+        elif name.endswith(".perf_path"):
+            t.run("record." + name, lambda scen=scen: perf_path(scen))
+        else:
+            t.run("record." + name, lambda scen=scen: ordered(scen))
+    print("# record: %d HWP_REQUEST writes in all (simulated machine)" % len(reqs))
+    return 1 if t.failed else 0
 
 
 if __name__ == "__main__":

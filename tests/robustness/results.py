@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""KTAP documents of tests/58-robustness.sh from result lines.
+
+    results.py guest CONSOLE SCENARIO...
+    results.py lines FILE STATUS
+
+guest: the host's view of tests/robustness/guest.sh, whose console lines
+"R-PASS: NAME", "R-FAIL: NAME: WHY", "R-SKIP: NAME: WHY" keep their own
+protocol. The plan is the list of SCENARIOs the host asked for (setup,
+governors, ..., selftest.basic, ..., freeze, teardown), known before the
+guest runs; a SCENARIO written "-NAME" was left out on purpose
+(robust.only) and is a skip. Each scenario is one result with the guest's
+lines named NAME or NAME.* as its nested document; a scenario with no line
+on the console failed to report and fails. A last result, "guest", holds
+the lines of no scenario, the guest's end (R-DONE) and its own count of
+failures against the R-FAIL lines that reached the console.
+
+lines: "PASS: NAME", "FAIL: NAME: WHY", "SKIP: NAME: WHY" lines (from
+tools/kunit-boot.sh, whose suites declare their cases and whose parser
+fails a suite that misses one) as a document; STATUS is the producer's
+exit status, a non-zero one without a FAIL line is a failure, and so is a
+file with no result at all.
+
+Exit status 1 if anything failed.
+"""
+import io
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import ktap  # noqa: E402
+
+# a kernel message may follow a result on the same console line: cut it
+KMSG = re.compile(r"\[ *\d+\.\d+\] .*$")
+
+
+def parse(path, prefix):
+    """[(status, name, why)] of the lines PREFIX(PASS|FAIL|SKIP): ..."""
+    pat = re.compile(r"^%s(PASS|FAIL|SKIP): (.*)$" % re.escape(prefix))
+    out = []
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = pat.match(KMSG.sub("", line.rstrip("\r\n")).rstrip())
+            if m:
+                name, _, why = m.group(2).partition(": ")
+                out.append((m.group(1), name.strip(), why.strip()))
+    return out
+
+
+def emit(t, results):
+    for st, name, why in results:
+        if st == "PASS":
+            t.ok(name, why)
+        elif st == "SKIP":
+            t.skip(name, why or "skipped")
+        else:
+            t.not_ok(name, why or "failed")
+
+
+def nested(results, indent="    "):
+    """A nested document of RESULTS, indented; True if all passed."""
+    buf = io.StringIO()
+    t = ktap.Ktap(len(results), out=buf)
+    emit(t, results)
+    for line in buf.getvalue().splitlines():
+        print(indent + line)
+    return not t.failed
+
+
+def guest(console, scenarios):
+    lines = parse(console, "R-")
+    text = open(console, errors="replace").read()
+    t = ktap.Ktap(len(scenarios) + 1)
+    used = set()
+    for sc in scenarios:
+        if sc.startswith("-"):
+            t.skip(sc[1:], "not run (robust.only)")
+            continue
+        mine = [(i, r) for i, r in enumerate(lines) if r[1] == sc or r[1].startswith(sc + ".")]
+        used.update(i for i, _ in mine)
+        if not mine:
+            t.not_ok(sc, "no result of this scenario reached the console")
+            continue
+        ok = nested([r for _, r in mine])
+        t.check(sc, ok, "" if ok else "a check of the scenario failed")
+    rest = [r for i, r in enumerate(lines) if i not in used]
+    m = re.search(r"^R-DONE: (\d+) failure", text, re.M)
+    nfail = sum(1 for st, _, _ in lines if st == "FAIL")
+    rest.append(("PASS" if m else "FAIL", "finished",
+                 "R-DONE: %s failure(s)" % m.group(1) if m else "the scenario script did not finish (no R-DONE)"))
+    rest.append(("PASS" if m and int(m.group(1)) == nfail else "FAIL", "failure_count",
+                 "the guest counted %s failure(s), the console shows %d R-FAIL lines" % (
+                     m.group(1) if m else "?", nfail)))
+    ok = nested(rest)
+    t.check("guest", ok, "" if ok else "see above")
+    return 1 if t.failed else 0
+
+
+def plain(path, status):
+    rs = parse(path, "") if os.path.exists(path) else []
+    if not rs:
+        rs = [("FAIL", "results", "no PASS/FAIL line in %s" % path)]
+    if status != "0" and not any(st == "FAIL" for st, _, _ in rs):
+        rs.append(("FAIL", "exit_status", "exited with status %s without a FAIL line" % status))
+    t = ktap.Ktap(len(rs))
+    emit(t, rs)
+    return 1 if t.failed else 0
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] == "guest":
+        return guest(argv[1], argv[2:])
+    if len(argv) == 3 and argv[0] == "lines":
+        return plain(argv[1], argv[2])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
