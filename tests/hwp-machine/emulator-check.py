@@ -137,13 +137,16 @@ def checks(tl, transcript):
     @check("turbo off on cpu0 (MISC_ENABLE bit 38): seen by cpu1, running level capped at %d" % GUARANTEED)
     def _():
         m1, ps = hexval(keys.get("MISC-ENABLE1")), hexval(keys.get("PERF-STATUS0"))
+        # the levels cpu0 ran at from the machine's turbo-off event to the
+        # guest's next marker
         sp = tl.span("turbo-off")
-        turbo = [e for e in tl.events if e["ev"] == "turbo"]
+        turbo = [e for e in tl.events if e["ev"] == "turbo" and e.get("disabled") == "1"
+                 and sp and sp[0] <= int(e["t"]) < sp[1]]
         lv = [int(e["new"]) for e in tl.events if e["ev"] == "level" and e.get("cpu") == "0"
-              and sp and sp[0] <= int(e["t"]) < sp[1]]
+              and turbo and int(turbo[0]["t"]) <= int(e["t"]) < sp[1]]
         return (turbo and m1 is not None and m1 >> 38 & 1 and ps is not None
-                and 0 < (ps >> 8) & 255 <= GUARANTEED and sp and all(x <= GUARANTEED for x in lv),
-                "%d turbo bit changes recorded, cpu1 MISC_ENABLE %s, cpu0 PERF_STATUS %s, "
+                and 0 < (ps >> 8) & 255 <= GUARANTEED and all(x <= GUARANTEED for x in lv),
+                "%d turbo-off events recorded in the phase, cpu1 MISC_ENABLE %s, cpu0 PERF_STATUS %s, "
                 "cpu0 levels recorded meanwhile %s" % (
                     len(turbo), keys.get("MISC-ENABLE1"), keys.get("PERF-STATUS0"), lv or "none"))
 
