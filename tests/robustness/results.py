@@ -1,10 +1,9 @@
 #!/usr/bin/env python3
-"""KTAP documents of tests/58-robustness.sh from result lines.
+"""The KTAP document of tests/58-robustness.sh's guest scenarios.
 
     results.py guest CONSOLE SCENARIO...
-    results.py lines FILE STATUS
 
-guest: the host's view of tests/robustness/guest.sh, whose console lines
+The host's view of tests/robustness/guest.sh, whose console lines
 "R-PASS: NAME", "R-FAIL: NAME: WHY", "R-SKIP: NAME: WHY" keep their own
 protocol. The plan is the list of SCENARIOs the host asked for (setup,
 governors, ..., selftest.basic, ..., freeze, teardown), known before the
@@ -14,12 +13,6 @@ lines named NAME or NAME.* as its nested document; a scenario with no line
 on the console failed to report and fails. A last result, "guest", holds
 the lines of no scenario, the guest's end (R-DONE) and its own count of
 failures against the R-FAIL lines that reached the console.
-
-lines: "PASS: NAME", "FAIL: NAME: WHY", "SKIP: NAME: WHY" lines (from
-tools/kunit-boot.sh, whose suites declare their cases and whose parser
-fails a suite that misses one) as a document; STATUS is the producer's
-exit status, a non-zero one without a FAIL line is a failure, and so is a
-file with no result at all.
 
 Exit status 1 if anything failed.
 """
@@ -97,22 +90,9 @@ def guest(console, scenarios):
     return 1 if t.failed else 0
 
 
-def plain(path, status):
-    rs = parse(path, "") if os.path.exists(path) else []
-    if not rs:
-        rs = [("FAIL", "results", "no PASS/FAIL line in %s" % path)]
-    if status != "0" and not any(st == "FAIL" for st, _, _ in rs):
-        rs.append(("FAIL", "exit_status", "exited with status %s without a FAIL line" % status))
-    t = ktap.Ktap(len(rs))
-    emit(t, rs)
-    return 1 if t.failed else 0
-
-
 def main(argv):
     if len(argv) >= 2 and argv[0] == "guest":
         return guest(argv[1], argv[2:])
-    if len(argv) == 3 and argv[0] == "lines":
-        return plain(argv[1], argv[2])
     print(__doc__, file=sys.stderr)
     return 2
 
