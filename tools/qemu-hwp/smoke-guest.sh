@@ -1,4 +1,5 @@
-# Guest side of tests/55-hwp-machine.sh (busybox sh, run by the initramfs of
+# Guest side of tests/55-hwp-machine.sh and of the stock boots of
+# tests/54-emulator-hwp-machine.sh (busybox sh, run by the initramfs of
 # tools/mkinitramfs.sh). Prints HWP-KEY=value lines on the console, and
 # marks its phases in the host record by writing IA32_ENERGY_PERF_BIAS on
 # cpu0 (logged by the HWP machine as "ev=epb val=N"; EPB does not steer the
