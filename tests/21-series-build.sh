@@ -82,7 +82,7 @@ if [ "${CHECK_FRESH:-0}" != 1 ] && [ -f "$record" ] && [ -f "$out/vmlinux" ] &&
 	# one name per step; a record that does not match the plan shows as
 	# missing or extra results
 	while IFS= read -r name; do
-		ktap_ok "$name" "cached: passed on $when with the same inputs (key $key), not built in this run"
+		ktap_cached "$name" "$when $key"
 	done <"$record"
 	exit 0
 fi

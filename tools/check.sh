@@ -26,7 +26,7 @@ export CHECK_RUN_ID=${CHECK_RUN_ID:-$(date +%s)-$$}
 FULL_ONLY=${FULL_ONLY-24}
 pass=0 fail=0 skip=0
 emu_pass=0 emu_fail=0 emu_skip=0
-skips=() fails=() notrun=() times=()
+skips=() fails=() cached=() notrun=() times=()
 run_start=${CHECK_START:-}
 case "$run_start" in '' | *[!0-9]*) run_start=$(date +%s) ;; esac
 first=""
@@ -50,23 +50,26 @@ for t in "$REPO"/tests/[0-9][0-9]-*.sh; do
 	echo "=== $suite"
 	start=$(date +%s)
 	[ -n "$first" ] || first=$start
-	timeout -k 30 "${SUITE_TIMEOUT:-2400}" bash "$t" </dev/null 2>&1 | tee "$out" | sed 's/^/  /'
+	timeout -k 30 "${SUITE_TIMEOUT:-2400}" bash "$t" </dev/null 2>&1 | tee "$out" | sed -u 's/^/  /'
 	rc=${PIPESTATUS[0]}
-	p=0 f=0 s=0
+	p=0 f=0 s=0 c=0
 	while IFS= read -r line; do
 		case "$line" in
-		"COUNT "*) read -r p f s <<<"${line#COUNT }" ;;
+		"COUNT "*) read -r p f s c <<<"${line#COUNT }" ;;
 		"FAIL "*) fails+=("${line#FAIL }") ;;
 		"SKIP "*) skips+=("${line#SKIP }") ;;
+		"CACHED "*) cached+=("${line#CACHED }") ;;
 		esac
 	done < <(python3 "$REPO/tools/ktap.py" count "$suite" "$out" "$rc" ||
-		echo "FAIL $suite: tools/ktap.py could not count it")
+		printf 'FAIL %s: tools/ktap.py could not count its output\nCOUNT 0 1 0 0\n' "$suite")
 	case "$suite" in
 	[0-9][0-9]-emulator-*) emu_pass=$((emu_pass + p)) emu_fail=$((emu_fail + f)) emu_skip=$((emu_skip + s)) ;;
 	esac
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	secs=$(($(date +%s) - start))
-	echo "=== $suite: $p passed, $f failed, $s skipped, ${secs}s"
+	cnote=""
+	[ "$c" = 0 ] || cnote=", $c cached"
+	echo "=== $suite: $p passed, $f failed, $s skipped$cnote, ${secs}s"
 	times+=("$suite $secs")
 done
 total=$(($(date +%s) - run_start))
@@ -75,6 +78,10 @@ echo
 if [ ${#skips[@]} -gt 0 ]; then
 	echo "Skipped:"
 	printf '  %s\n' "${skips[@]}"
+fi
+if [ ${#cached[@]} -gt 0 ]; then
+	echo "Cached (passed in an earlier run with the same inputs, not run again; not counted as passed):"
+	printf '  %s\n' "${cached[@]}"
 fi
 if [ ${#fails[@]} -gt 0 ]; then
 	echo "Failed:"

@@ -19,7 +19,10 @@ reads a suite's output (log lines and one KTAP document, results possibly
 with nested documents indented by four spaces) and prints
     FAIL <suite>: <name>: <why>     one per failure
     SKIP <suite>: <name>: <why>     one per skip
-    COUNT <passed> <failed> <skipped>
+    CACHED <suite>: <name>: <note>  one per "ok ... # cached" result: passed
+                                    in an earlier run with the same inputs,
+                                    not run again (never counted as passed)
+    COUNT <passed> <failed> <skipped> <cached>
 A result with a nested document counts as its nested results (a parent
 that says "not ok" although its children passed adds one failure of its
 own). A document without a plan, a missing or extra result, a result out of
@@ -32,6 +35,7 @@ import sys
 RESULT = re.compile(r"^(not ok|ok)\s+(\d+)\b\s*(?:-\s*)?(.*)$")
 PLAN = re.compile(r"^1\.\.(\d+)\s*$")
 VERSION = re.compile(r"^K?TAP version \d+\s*$")
+DIRECTIVE = re.compile(r"\s#\s*|^#\s*")
 
 
 def _name(text):
@@ -102,6 +106,8 @@ def count(lines, suite):
     def close(doc):
         if doc.plan is None:
             doc.error("KTAP document without a plan")
+        elif doc.plan == 0 and doc.indent == 0:
+            doc.error("a plan of no result (1..0)")
         else:
             got = doc.next - 1
             for k in range(got + 1, doc.plan + 1):
@@ -121,8 +127,11 @@ def count(lines, suite):
             if stack and stack[-1].indent <= indent:
                 parent = stack[-1]
                 parent.pending = (parent.pending or []) + leaves
-            else:
+            elif doc.indent == 0:
                 top.extend(leaves)
+            else:
+                top.append(("fail", suite, "an indented KTAP document outside the "
+                            "suite's own (its %d results not counted)" % len(leaves)))
 
     for raw in lines:
         line = raw.rstrip("\r\n")
@@ -144,6 +153,8 @@ def count(lines, suite):
         m = PLAN.match(body)
         if m:
             close_deeper(indent)
+            if not stack:
+                continue
             doc = stack[-1]
             if doc.indent == indent:
                 if doc.plan is None and doc.next == 1:
@@ -154,11 +165,13 @@ def count(lines, suite):
         m = RESULT.match(body)
         if m:
             close_deeper(indent)
+            if not stack:
+                continue
             doc = stack[-1]
             if doc.indent != indent:
                 continue  # indented text that is not in a document
             status, num, rest = m.group(1), int(m.group(2)), m.group(3)
-            name, _, directive = rest.partition("#")
+            name, directive = (DIRECTIVE.split(rest, 1) + [""])[:2]
             name = name.strip() or "result %d" % num
             directive = directive.strip()
             if doc.plan is None:
@@ -178,6 +191,8 @@ def count(lines, suite):
                     doc.leaves.append(("fail", name, why or "not ok"))
             elif status == "ok" and directive.upper().startswith("SKIP"):
                 doc.leaves.append(("skip", full, directive[4:].strip() or "skipped"))
+            elif status == "ok" and directive.lower().startswith("cached"):
+                doc.leaves.append(("cached", full, directive[6:].strip()))
             elif status == "ok":
                 doc.leaves.append(("pass", full, ""))
             else:
@@ -202,21 +217,24 @@ def main(argv):
     status = argv[3] if len(argv) > 3 else "0"
     with open(path, errors="replace") as f:
         leaves = count(f, suite)
-    if status != "0" and not any(st == "fail" for st, _, _ in leaves):
-        why = "killed by the suite timeout" if status == "124" else \
-            "exited with status %s without reporting a failure" % status
-        leaves.append(("fail", suite, why))
-    p = f = s = 0
+    if status == "124":
+        leaves.append(("fail", suite, "killed by the suite timeout (SUITE_TIMEOUT)"))
+    elif status != "0" and not any(st == "fail" for st, _, _ in leaves):
+        leaves.append(("fail", suite, "exited with status %s without reporting a failure" % status))
+    p = f = s = c = 0
     for st, name, why in leaves:
         if st == "pass":
             p += 1
         elif st == "fail":
             f += 1
             print("FAIL %s: %s: %s" % (suite, name, why))
+        elif st == "cached":
+            c += 1
+            print("CACHED %s: %s: %s" % (suite, name, why))
         else:
             s += 1
             print("SKIP %s: %s: %s" % (suite, name, why))
-    print("COUNT %d %d %d" % (p, f, s))
+    print("COUNT %d %d %d %d" % (p, f, s, c))
     return 0
 
 

@@ -97,7 +97,9 @@ fi
 
 # --- boot, once per image -------------------------------------------------
 log=$out/kunit-console.log
-key=$(sha256sum "$image" "$initrd" | cut -c1-64 | sha256sum | cut -c1-64)
+# the boot is shared by the suites of one run (CHECK_RUN_ID), never
+# replayed from an earlier run as if it had run again
+key=$( (sha256sum "$image" "$initrd" | cut -c1-64; echo "${CHECK_RUN_ID:-$$}") | sha256sum | cut -c1-64)
 if [ ! -s "$log" ] || [ "$(cat "$log.key" 2>/dev/null)" != "$key" ]; then
 	rm -f "$log.key"
 	t0=$(date +%s)

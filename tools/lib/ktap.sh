@@ -6,10 +6,14 @@
 #                            "# NAME: NOTE" before it)
 #   ktap_fail NAME WHY       # WHY, then not ok K NAME
 #   ktap_skip NAME WHY       ok K NAME # SKIP WHY
+#   ktap_cached NAME NOTE    ok K NAME # cached NOTE: a result that passed in
+#                            an earlier run with the same inputs, not run
+#                            again; counted apart, never as a pass
 #   ktap_check NAME WHY CMD...  ok when CMD succeeds, else not ok with WHY
 #   ktap_sub NAME CMD...     runs CMD, whose stdout is a KTAP document of its
 #                            own (a nested test), indented by four spaces;
-#                            then ok K NAME when CMD exited 0, else not ok
+#                            then ok K NAME when CMD exited 0 and printed a
+#                            document, else not ok
 #   ktap_skip_rest WHY       every result not yet reported, as a skip
 #   ktap_fail_rest WHY       every result not yet reported, as a failure
 #
@@ -24,7 +28,7 @@ KTAP_PLAN=0
 KTAP_FAILED=0
 
 ktap_plan() {
-	KTAP_PLAN=$1
+	KTAP_PLAN=$1 KTAP_N=0 KTAP_FAILED=0
 	echo "TAP version 13"
 	echo "1..$1"
 }
@@ -33,8 +37,13 @@ _ktap_name() { printf '%s' "$*" | tr '#\n' '  '; }
 
 ktap_ok() {
 	KTAP_N=$((KTAP_N + 1))
-	[ -z "${2:-}" ] || echo "# $1: $2"
+	[ -z "${2:-}" ] || printf '# %s: %s\n' "$1" "$(printf '%s' "$2" | tr '\n' ' ' | head -c 2000)"
 	echo "ok $KTAP_N $(_ktap_name "$1")"
+}
+
+ktap_cached() {
+	KTAP_N=$((KTAP_N + 1))
+	echo "ok $KTAP_N $(_ktap_name "$1") # cached $(_ktap_name "${2:-}")"
 }
 
 ktap_fail() {
@@ -58,13 +67,18 @@ ktap_check() {
 ktap_sub() {
 	local name=$1 rc
 	shift
-	"$@" | sed 's/^/    /'
+	local doc
+	doc=$(mktemp)
+	"$@" | tee "$doc" | sed -u 's/^/    /'
 	rc=${PIPESTATUS[0]}
-	if [ "$rc" = 0 ]; then
+	if ! grep -q '^TAP version' "$doc"; then
+		ktap_fail "$name" "printed no KTAP document (exit status $rc)"
+	elif [ "$rc" = 0 ]; then
 		ktap_ok "$name"
 	else
 		ktap_fail "$name" "exited with status $rc"
 	fi
+	rm -f "$doc"
 }
 
 ktap_skip_rest() {
