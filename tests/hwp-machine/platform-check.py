@@ -52,25 +52,19 @@ def platform(tl):
     keys = tl.keys
     cs, check = registry()
 
-    # ---- a vCPU held at a level: the driver's view of its frequency --------
+    # ---- a vCPU held at a level: the driver's requests --------------------
+    # (the clocks the guest reads there, APERF/MPERF through stock 5.10
+    # code, are the machine's: suite 54 checks them)
     for cpu in (0, 1):
         for lvl in (12, 24):
-            @check("CPU %d held at level %d: scaling_cur_freq and /proc/cpuinfo read %d MHz within 2%%" % (
-                cpu, lvl, lvl * 100))
+            @check("CPU %d held at level %d by scaling_min/max_freq: MIN = MAX = DESIRED = %d" % (
+                cpu, lvl, lvl))
             def _(cpu=cpu, lvl=lvl):
-                v = keys.get("CLK-%d-%d" % (cpu, lvl), "").split()
-                want = lvl * 100000
-                ok = len(v) == 4 and all(x.replace(".", "", 1).isdigit() for x in v)
-                if ok:
-                    lo, hi, cur, mhz = int(v[0]), int(v[1]), int(v[2]), float(v[3])
-                    ok = lo == hi == want and abs(cur - want) <= 0.02 * want \
-                        and abs(mhz * 1000 - want) <= 0.02 * want
                 rs = tl.effective("clk-%d-%d" % (cpu, lvl), cpu)
-                held = rs and all(r["min"] == r["max"] == r["des"] == lvl for r in rs[1:]) \
-                    and tl.end_state("clk-%d-%d" % (cpu, lvl), cpu)["des"] == lvl
-                return (ok and held,
-                        "scaling_min/max_freq, scaling_cur_freq (kHz), cpuinfo MHz: %s; %s" % (
-                            " ".join(v) or "none", tl.fmt(rs)))
+                end = tl.end_state("clk-%d-%d" % (cpu, lvl), cpu)
+                held = bool(rs) and all(r["min"] == r["max"] == r["des"] == lvl for r in rs[1:]) \
+                    and bool(end) and end["des"] == lvl
+                return (held, tl.fmt(rs))
 
     # ---- the invariance reference after a re-registration (item 1) ---------
     @check("re-registration: status passive again, no_turbo reads 0")
