@@ -12,6 +12,7 @@ Writer (import ktap):
                                not ok with its text, and the next check runs
 The plan is the number of checks the checker has, written before any of
 them runs: a check that never reports counts as a failure in the counter.
+Checks() registers named checks and reports them with that plan.
 
 Counter:
     ktap.py count SUITE FILE [EXIT_STATUS]
@@ -82,6 +83,43 @@ class Ktap:
             self.not_ok(name, "raised %s: %s" % (type(e).__name__, e))
             return
         self.check(name, cond, note)
+
+
+class Checks:
+    """Named checks, registered before any of them runs: their number is
+    the plan.
+
+        cs = Checks()
+        @cs("name")
+        def _():
+            return passed, "what was seen"
+        sys.exit(cs.report(err))   # err: why every check fails unrun
+    """
+
+    def __init__(self):
+        self.list = []
+
+    def __call__(self, name):
+        def add(fn):
+            self.list.append((name, fn))
+            return fn
+        return add
+
+    def __iadd__(self, other):
+        self.list.extend(other.list)
+        return self
+
+    def __len__(self):
+        return len(self.list)
+
+    def report(self, err=None, suffix=""):
+        t = Ktap(len(self.list))
+        for name, fn in self.list:
+            if err:
+                t.not_ok(name + suffix, err)
+            else:
+                t.run(name + suffix, fn)
+        return 1 if t.failed else 0
 
 
 class _Doc:

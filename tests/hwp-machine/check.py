@@ -22,26 +22,12 @@ from hwp_record import Timeline  # noqa: E402
 import ktap  # noqa: E402
 
 
-def empty_timeline():
-    """A Timeline of nothing, to name the checks when the logs are unreadable."""
-    tl = Timeline.__new__(Timeline)
-    tl.names, tl.keys, tl.dmesg, tl.events, tl.reqs, tl.marks = {}, {}, [], [], [], set()
-    tl.mark_t, tl.mark_ht, tl.t_last, tl.num = {}, {}, 0, {}
-    return tl
-
-
 def checks(tl, highest, hi0, guar, lowest):
     """Every check as (name, fn): fn() returns (passed, what was seen)."""
     names, keys, dmesg, reqs, marks = tl.names, tl.keys, tl.dmesg, tl.reqs, tl.marks
     span, writes, in_effect, fmt = tl.span, tl.writes, tl.in_effect, tl.fmt
     phase_writes, end_state, late_min, seen = tl.phase_writes, tl.end_state, tl.late_min, tl.seen
-    cs = []
-
-    def check(name):
-        def add(fn):
-            cs.append((name, fn))
-            return fn
-        return add
+    cs = check = ktap.Checks()
 
     # ---- the machine and the driver -----------------------------------
     @check("guest: intel_cpufreq in passive mode with HWP, schedutil")
@@ -298,19 +284,9 @@ def main():
         sys.exit(2)
     hi0, hi1, guar, lowest = (int(x) for x in levels.split(":"))
     highest = {0: hi0, 1: hi1}
-    try:
-        tl, err = Timeline(args[0], args[1]), None
-    except Exception as e:  # no logs: every check fails, none is lost
-        tl, err = empty_timeline(), "cannot read the console or the record: %s: %s" % (type(e).__name__, e)
+    tl, err = Timeline.load(args[0], args[1])
     cs = checks(tl, highest, hi0, guar, lowest)
-    t = ktap.Ktap(len(cs))
-    if err:
-        for name, _ in cs:
-            t.not_ok(name, err)
-        return 1
-    for name, fn in cs:
-        t.run(name + " (simulated)", fn)
-    return 1 if t.failed else 0
+    return cs.report(err, " (simulated)")
 
 
 if __name__ == "__main__":
