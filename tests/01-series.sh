@@ -106,7 +106,7 @@ if [ "$n" = "${#pl[@]}" ] && [ "$branch" = series ]; then
 else
 	echo "FAIL: series-applies: branch series has $n commits on $tag (HEAD: ${branch:-detached}), patches/ has ${#pl[@]}"
 fi
-want=$(for p in "${pl[@]}"; do git mailinfo /dev/null /dev/null <"$p" | sed -n 's/^Subject: //p'; done)
+want=$(for p in "${pl[@]}"; do git mailinfo -b /dev/null /dev/null <"$p" | sed -n 's/^Subject: //p'; done)
 got=$(git -C "$KSRC" log --reverse --format=%s "$tag..series")
 if [ "$want" = "$got" ]; then
 	echo "PASS: series-subjects-in-order"
