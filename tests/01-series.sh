@@ -109,7 +109,7 @@ if [ "$n" = "${#pl[@]}" ] && [ "$branch" = series ]; then
 else
 	ktap_fail "series-applies" "branch series has $n commits on $tag (HEAD: ${branch:-detached}), patches/ has ${#pl[@]}"
 fi
-want=$(for p in "${pl[@]}"; do git mailinfo /dev/null /dev/null <"$p" | sed -n 's/^Subject: //p'; done)
+want=$(for p in "${pl[@]}"; do git mailinfo -b /dev/null /dev/null <"$p" | sed -n 's/^Subject: //p'; done)
 got=$(git -C "$KSRC" log --reverse --format=%s "$tag..series")
 if [ "$want" = "$got" ]; then
 	ktap_ok "series-subjects-in-order"

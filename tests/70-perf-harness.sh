@@ -11,6 +11,17 @@
 # nested here, with the number of differing inputs on a "# diff:" line. It
 # must also fail against a deliberately changed copy of 7.3's text.
 #
+# Strict on the feature: the series' deviations from 7.3's mapping are
+# patches after the feature, each with a label in its subject ("[RFC] " for
+# a proposal for mainline, "[5.10-only] " for a 5.10-only change).  The
+# commit before the first of them is the feature tip: its intel_pstate.c and
+# the headers the harness reads are taken from git (KSRC's branch
+# $SERIES_BRANCH) into a scratch tree, and the differential check must find
+# zero differences there (make diff STRICT=1).  On the series tip, the
+# check runs with the known causes allowed, and every deviation patch that
+# changes the mapping gets a diagnostic line with the differing inputs
+# before it and with it.
+#
 # The harness installs its own prerequisites (tools/perf-harness/deps.sh):
 # when that fails, it is a failure, and the checks still run and say what
 # they lacked.
@@ -24,13 +35,15 @@ REPO=${REPO:-$(dirname "$here")}
 BUILD=${BUILD:-$REPO/build}
 KSRC=${KSRC:-$BUILD/linux}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+SERIES_BRANCH=${SERIES_BRANCH:-series}
+BASE_TAG=${BASE_TAG:-base-${BASE_VERSION:-5.10.262-1}}
 H=$REPO/tools/perf-harness
 OUT=$BUILD/perf-harness
 mkdir -p "$OUT"
 # shellcheck source=../tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 
-ktap_plan 6
+ktap_plan 7
 
 if [ ! -f "$KSRC/drivers/cpufreq/intel_pstate_perf.h" ]; then
 	ktap_fail_rest "no series tree at KSRC=$KSRC (intel_pstate_perf.h missing)"
@@ -100,6 +113,64 @@ else
 		ktap_ok "perf-harness-diff"
 	else
 		ktap_fail "perf-harness-diff" "exited with status $rc"
+	fi
+fi
+
+# The files of the series at commit $1 that the harness reads, into dir $2.
+harness_files() {
+	local f
+	for f in drivers/cpufreq/intel_pstate.c drivers/cpufreq/intel_pstate_perf.h \
+		include/linux/sched/cpufreq.h arch/x86/include/asm/msr-index.h; do
+		mkdir -p "$2/$(dirname "$f")"
+		git -C "$KSRC" show "$1:$f" > "$2/$f" || return 1
+	done
+}
+
+# "N of M" differing inputs of the differential check on the tree in $1
+diff_count() {
+	make -s -C "$H" KSRC="$1" BUILD="$BUILD" OUT="$2" "$2/diff" > "$2.build.log" 2>&1 &&
+		{ "$2/diff" > "$2.log" 2>&1; sed -n 's/^# diff: \([0-9]*\) of .*/\1/p' "$2.log"; }
+}
+
+# The feature tip: the parent of the first commit with a deviation label.
+first_dev=$(git -C "$KSRC" log --reverse --format='%H %s' "$BASE_TAG..$SERIES_BRANCH" 2>/dev/null |
+	awk '$2 ~ /^\[(RFC|5\.10-only)\]$/ { print $1; exit }')
+if ! git -C "$KSRC" rev-parse -q --verify "$SERIES_BRANCH^{commit}" > /dev/null; then
+	ktap_fail "perf-harness-diff-strict-feature" "no branch $SERIES_BRANCH in $KSRC"
+else
+	feature=${first_dev:+$first_dev^}
+	feature=$(git -C "$KSRC" rev-parse --short=12 "${feature:-$SERIES_BRANCH}")
+	ft=$OUT/feature-tree
+	rm -rf "$ft" && mkdir -p "$ft"
+	if ! harness_files "$feature" "$ft" 2> "$OUT/feature-tree.log"; then
+		ktap_fail "perf-harness-diff-strict-feature" "cannot extract $feature: $(head -1 "$OUT/feature-tree.log")"
+	elif ! make -s -C "$H" KSRC="$ft" BUILD="$BUILD" OUT="$OUT/feature" "$OUT/feature/diff" > "$OUT/feature-build.log" 2>&1; then
+		ktap_fail "perf-harness-diff-strict-feature" "did not build at $feature: $(grep -m1 -E 'error|missing|extract' "$OUT/feature-build.log")"
+	else
+		"$OUT/feature/diff" --strict > "$OUT/feature-diff.log" 2>&1
+		rc=$?
+		sed 's/^/    /' "$OUT/feature-diff.log"
+		note="feature tip $feature ($(git -C "$KSRC" log -1 --format=%s "$feature")): $(sed -n 's/^# diff: //p' "$OUT/feature-diff.log")"
+		if [ "$rc" = 0 ]; then
+			ktap_ok "perf-harness-diff-strict-feature" "$note"
+		else
+			ktap_fail "perf-harness-diff-strict-feature" "$note; exited with status $rc"
+		fi
+	fi
+	# Per deviation: the differing inputs before it and with it.
+	if [ -n "$first_dev" ]; then
+		prev=$(sed -n 's/^# diff: \([0-9]*\) of .*/\1/p' "$OUT/feature-diff.log" 2> /dev/null)
+		git -C "$KSRC" log --reverse --format='%H' "$first_dev^..$SERIES_BRANCH" |
+			while read -r c; do
+				git -C "$KSRC" diff --quiet "$c^" "$c" -- drivers/cpufreq/intel_pstate.c \
+					drivers/cpufreq/intel_pstate_perf.h && continue
+				d=$OUT/dev-$(git -C "$KSRC" rev-parse --short=12 "$c")
+				rm -rf "$d-tree" && mkdir -p "$d-tree"
+				harness_files "$c" "$d-tree" 2> /dev/null || { echo "# deviation $c: cannot extract"; continue; }
+				n=$(diff_count "$d-tree" "$d")
+				echo "# deviation \"$(git -C "$KSRC" log -1 --format=%s "$c")\": ${prev:-?} inputs differ from 7.3 without it, ${n:-?} with it"
+				prev=$n
+			done
 	fi
 fi
 

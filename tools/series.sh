@@ -2,6 +2,8 @@
 # The series round trip between patches/ and a git branch in the kernel tree.
 #
 #   tools/series.sh tree          branch $SERIES_BRANCH = base tag + git am patches/*.patch
+#                                 (--keep-non-patch: a label such as "[RFC]" in a
+#                                 subject after "[PATCH n/m]" stays in the commit)
 #   tools/series.sh export [DIR]  git format-patch the branch into DIR (default patches/);
 #                                 with the default (the repository's patches/), also
 #                                 write the kernel files (below)
@@ -260,7 +262,7 @@ do_tree() {
 	n=0
 	while read -r p; do
 		[ -n "$p" ] || continue
-		if ! g am -q --committer-date-is-author-date "$p" >"$BUILD/.am.log" 2>&1; then
+		if ! g am -q --keep-non-patch --committer-date-is-author-date "$p" >"$BUILD/.am.log" 2>&1; then
 			local files
 			files=$(sed -n 's/^error: patch failed: \(.*\):[0-9]*$/\1/p; s/^error: \(.*\): \(does not exist in index\|already exists in index\|No such file or directory\)$/\1/p' "$BUILD/.am.log" | sort -u | tr '\n' ' ')
 			sed 's/^/  /' "$BUILD/.am.log" >&2

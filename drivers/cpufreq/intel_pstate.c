@@ -3250,9 +3250,9 @@ static const struct x86_cpu_id hwp_support_ids[] __initconst = {
 
 /*
  * Whether the performance hints of schedutil can be mapped onto HWP levels
- * here: the mapping scales them to a level computed from P-state ratios
- * (intel_pstate_perf_ref()), which only works where HWP levels are those
- * ratios.  They are not on processors that use abstract HWP values (the
+ * here: the mapping bounds them with the lowest P-state and the policy
+ * limits, which are P-state ratios, so it only works where HWP levels are
+ * those ratios.  They are not on processors that use abstract HWP values (the
  * Broadwell-style HWP of hwp_mode_bdw), nor on hybrid processors, whose
  * cores have HWP levels on scales of their own and which this kernel does
  * not support (CPUID.(EAX=7,ECX=0):EDX[15]).  There the frequency path is

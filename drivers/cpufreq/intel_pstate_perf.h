@@ -16,13 +16,13 @@
 /**
  * struct hwp_perf_limits - Bounds of an HWP request, as HWP levels.
  * @ref: Level at which the CPU has its full capacity in frequency-invariant
- *	 utilization; performance hints are scaled to it.
+ *	 utilization; performance hints below the capacity are scaled to it.
  * @cap: Highest level the CPU can run at: the highest HWP level, or the
- *	 guaranteed one when turbo is not available.  No level of the request
- *	 is above it.  It may be below @ref (on a CPU slower than the others,
- *	 with HWP guaranteed below the base level of the invariance reference,
- *	 or when turbo was turned off without updating the reference yet), and
- *	 above it.
+ *	 guaranteed one when turbo is not available.  No hint asks for more,
+ *	 and full demand asks for it.  It may be above @ref (a highest level
+ *	 above the turbo ratio that invariance uses) and below it (a CPU slower
+ *	 than the others, HWP guaranteed below the base level, turbo turned off
+ *	 before the reference follows).
  * @lowest: Lowest level the driver requests.
  * @min_ratio: Policy minimum.
  * @max_ratio: Policy maximum.
@@ -52,27 +52,52 @@ struct hwp_perf_levels {
  * @perf: Performance hint, in the units of @capacity.
  * @capacity: Capacity of the CPU, at most ULONG_MAX / 256 (the scheduler
  *	      never uses more than SCHED_CAPACITY_SCALE).
- * @ref: HWP level corresponding to @capacity, at most 255.
+ * @level: HWP level corresponding to @capacity, at most 255.
  *
  * Return: the lowest HWP level that provides at least @perf, that is
- * @ref * @perf / @capacity rounded up, or @ref if @perf is not below
+ * @level * @perf / @capacity rounded up, or @level if @perf is not below
  * @capacity.  There is no division when @capacity is SCHED_CAPACITY_SCALE,
  * the capacity of every CPU of a symmetric system.
  */
 static inline int hwp_perf_scale(unsigned long perf, unsigned long capacity,
-				 int ref)
+				 int level)
 {
 	if (perf >= capacity)
-		return ref;
+		return level;
 
 	if (!perf)
 		return 0;
 
 	if (capacity == SCHED_CAPACITY_SCALE)
-		return ((unsigned long)ref * perf + SCHED_CAPACITY_SCALE - 1) >>
+		return ((unsigned long)level * perf + SCHED_CAPACITY_SCALE - 1) >>
 			SCHED_CAPACITY_SHIFT;
 
-	return DIV_ROUND_UP((unsigned long)ref * perf, capacity);
+	return DIV_ROUND_UP((unsigned long)level * perf, capacity);
+}
+
+/**
+ * hwp_perf_hint - The HWP level for one performance hint.
+ * @lim: Bounds of the request.
+ * @perf: Performance hint, in the units of @capacity.
+ * @capacity: Capacity of the CPU (see hwp_perf_scale()).
+ *
+ * Utilization is frequency-invariant against @lim->ref: a CPU running at
+ * level L reports L / @lim->ref of its capacity while busy.  So a hint below
+ * @capacity is scaled to @lim->ref, which gives the level that provides it,
+ * and lowered to @lim->cap; a hint at or above @capacity asks for @lim->cap,
+ * since utilization saturates at the capacity once the CPU runs at the
+ * reference, and no hint can ask for more.
+ *
+ * Return: @perf scaled to @lim->ref, rounded up, at most @lim->cap;
+ * @lim->cap for a hint at or above @capacity.
+ */
+static inline int hwp_perf_hint(const struct hwp_perf_limits *lim,
+				unsigned long perf, unsigned long capacity)
+{
+	if (perf >= capacity)
+		return lim->cap;
+
+	return min(hwp_perf_scale(perf, capacity, lim->ref), lim->cap);
 }
 
 /**
@@ -83,17 +108,14 @@ static inline int hwp_perf_scale(unsigned long perf, unsigned long capacity,
  * @max_perf: Highest performance allowed, in the units of @capacity.
  * @capacity: Capacity of the CPU (see hwp_perf_scale()).
  *
- * The hints are scaled to @lim->ref; a hint at or above @capacity asks for
- * @lim->cap (for @max_perf: no limit).  The minimum is the level required by
- * @min_perf, raised to the lowest level and to the policy minimum, and then
- * lowered to @lim->cap and to the policy maximum: neither a hint nor a floor
- * asks for more than the CPU can run at, and the policy maximum takes
- * precedence over everything else.  The maximum is the level allowed by
- * @max_perf, lowered to @lim->cap and to the policy maximum, but never below
- * the minimum.  The desired level is the one that provides @target_perf (the
- * maximum for a hint at or above @capacity), within the minimum and the
- * maximum.  So MIN <= DESIRED <= MAX <= min(@lim->cap, policy maximum) for
- * every input.
+ * Each hint is mapped by hwp_perf_hint().  The minimum is the level required
+ * by @min_perf, raised to the lowest level and to the policy minimum, and
+ * then lowered to @lim->cap and to the policy maximum, which takes precedence
+ * over everything else: a floor never asks for more than the CPU can run at.
+ * The maximum is the level allowed by @max_perf, lowered to the policy
+ * maximum, but never below the minimum.  The desired level is the one that
+ * provides @target_perf, within the minimum and the maximum.  So
+ * MIN <= DESIRED <= MAX <= min(@lim->cap, policy maximum) for every input.
  *
  * Return: the levels to put into the HWP request.
  */
@@ -104,31 +126,15 @@ hwp_perf_select(const struct hwp_perf_limits *lim, unsigned long min_perf,
 {
 	struct hwp_perf_levels l;
 
-	/*
-	 * Full demand asks for the highest level the CPU can run at, which may
-	 * be above the reference: utilization saturates at the capacity once
-	 * the CPU runs at the reference level, so no hint can ask for more.
-	 * Where the reference is above that level, a hint below the capacity
-	 * may map above it, and so may a floor: none of them may take MIN
-	 * (and with it MAX) above what the CPU can run at.
-	 */
-	if (min_perf >= capacity)
-		l.min = lim->cap;
-	else
-		l.min = hwp_perf_scale(min_perf, capacity, lim->ref);
-	l.min = max3(l.min, lim->lowest, lim->min_ratio);
+	l.min = max3(hwp_perf_hint(lim, min_perf, capacity), lim->lowest,
+		     lim->min_ratio);
 	l.min = min3(l.min, lim->cap, lim->max_ratio);
 
-	l.max = min(lim->cap, lim->max_ratio);
-	if (max_perf < capacity)
-		l.max = min(l.max, hwp_perf_scale(max_perf, capacity, lim->ref));
+	l.max = min(hwp_perf_hint(lim, max_perf, capacity), lim->max_ratio);
 	l.max = max(l.max, l.min);
 
-	if (target_perf >= capacity)
-		l.desired = l.max;
-	else
-		l.desired = hwp_perf_scale(target_perf, capacity, lim->ref);
-	l.desired = clamp(l.desired, l.min, l.max);
+	l.desired = clamp(hwp_perf_hint(lim, target_perf, capacity), l.min,
+			  l.max);
 
 	return l;
 }

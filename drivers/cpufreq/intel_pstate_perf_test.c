@@ -32,9 +32,12 @@
  * @max_ratio: Policy maximum.
  * @no_turbo: Turbo disabled by the user (intel_pstate's no_turbo).
  * @turbo_disabled: Turbo disabled by the firmware.
- * @ref: Frequency invariance reference level; 0 stands for the capacity
- *	 level, that is, a reference that follows the turbo state as
- *	 intel_pstate makes it do.
+ * @ref: Frequency invariance reference level, the level at which the CPU
+ *	 reports its full capacity in frequency-invariant utilization; 0
+ *	 stands for the capacity level, that is, a reference that follows the
+ *	 turbo state as intel_pstate makes it do.  The mapping scales the hints
+ *	 below the capacity to it; the busy loop takes from it the
+ *	 utilization that a CPU running at a given level reports.
  */
 struct pstate_test_limits {
 	const char *name;
@@ -426,8 +429,9 @@ static void intel_pstate_perf_test_rounding(struct kunit *test)
 }
 
 /*
- * The hints are scaled to the invariance reference; MAX is the capacity level:
- * highest, or guaranteed with turbo disabled.
+ * The hints are scaled to the invariance reference, at most the capacity
+ * level: highest, or guaranteed with turbo disabled.  Full demand asks for
+ * the capacity level.
  */
 static void intel_pstate_perf_test_cap(struct kunit *test)
 {
@@ -589,9 +593,9 @@ static bool pstate_test_sweep_point(struct kunit *test,
 	int allowed = max_perf >= capacity ? cap :
 		      min(cap, pstate_test_ceil(max_perf, capacity, ref));
 	int exact = target_perf >= capacity ? cap :
-		    pstate_test_ceil(target_perf, capacity, ref);
+		    min(cap, pstate_test_ceil(target_perf, capacity, ref));
 	int floor = max3(min_perf >= capacity ? cap :
-			 pstate_test_ceil(min_perf, capacity, ref),
+			 min(cap, pstate_test_ceil(min_perf, capacity, ref)),
 			 lim->lowest, lim->min_ratio);
 	int top = min(cap, lim->max_ratio);
 	const char *why = NULL;
@@ -609,7 +613,7 @@ static bool pstate_test_sweep_point(struct kunit *test,
 	else if (l.min != min(floor, top))
 		why = "MIN above the highest floor";
 	else if (l.max != max(min(allowed, lim->max_ratio), l.min))
-		why = "MAX not min(cap, max_perf, policy maximum) raised to MIN";
+		why = "MAX not min(max_perf, policy maximum) raised to MIN";
 	else if (l.desired < *last)
 		why = "DESIRED decreased";
 	else if (exact >= l.min && exact <= l.max && l.desired != exact)
@@ -639,10 +643,10 @@ static bool pstate_test_sweep_point(struct kunit *test,
  *   or the policy maximum is below one of them, in which case MIN is the
  *   lower of those two;
  * - exactly: MIN == min(highest floor, cap, policy maximum) and
- *   MAX == max(min(cap, ceiling of max_perf, policy maximum), MIN);
+ *   MAX == max(min(ceiling of max_perf, policy maximum), MIN);
  * - DESIRED never decreases as target_perf grows;
- * - DESIRED == the exact ceiling of ref * target_perf / capacity (cap when
- *   target_perf >= capacity) whenever that lies within [MIN, MAX];
+ * - DESIRED == the exact ceiling of ref * target_perf / capacity, at most cap
+ *   (cap when target_perf >= capacity), whenever that lies within [MIN, MAX];
  * - the fields other than MIN, MAX and DESIRED are never touched.
  */
 static void intel_pstate_perf_test_sweep(struct kunit *test)
@@ -697,40 +701,50 @@ static void intel_pstate_perf_test_sweep(struct kunit *test)
 /*
  * The loop of a CPU busy 99% of the time: its frequency-invariant utilization
  * is 99% of the level it runs at, relative to the invariance reference, and
- * schedutil asks for 1.25 times that.  Starting from the lowest level, the
- * request must climb to the highest level the CPU can run at and stay there,
- * wherever that level is relative to the reference.  Scaling the hints to a
- * level below the reference (the guaranteed level with no_turbo against a
- * turbo reference) makes such a loop decay.
+ * schedutil asks for 1.25 times that.  Starting from the lowest level, run
+ * the loop 100 times and return the level it settles at.
+ */
+static int pstate_test_busy_loop(const struct pstate_test_limits *lim)
+{
+	struct pstate_test_cpu cpu;
+	int level = lim->lowest, ref = pstate_test_ref(lim);
+	unsigned long util;
+	unsigned int n;
+	u64 value;
+
+	pstate_test_cpu(&cpu, lim, pstate_test_request(0, 0, 0));
+	for (n = 0; n < 100; n++) {
+		util = min(1024UL * 99 * level / (100UL * ref), 1024UL);
+		pstate_test_perf(&cpu, 0, util + (util >> 2), 1024, 1024,
+				 &value);
+		level = pstate_test_levels(value).desired;
+	}
+
+	return level;
+}
+
+/*
+ * With the hints scaled to the invariance reference, the busy loop climbs to
+ * the highest level the CPU can run at and stays there, wherever that level
+ * is relative to the reference: also on a CPU slower than the reference and
+ * with turbo off while the reference is still the turbo ratio, where hints
+ * scaled to the capacity level make it decay.
  */
 static void intel_pstate_perf_test_busy_loop(struct kunit *test)
 {
-	static const struct pstate_test_limits *const lims[] = {
-		&lim_open, &lim_typical, &lim_emu_no_turbo, &lim_slow_cpu,
-		&lim_stale_ref, &lim_ref_below_highest, &lim_no_turbo_window,
-		&lim_guaranteed_below_base,
+	static const struct pstate_test_limits *const climb[] = {
+		&lim_open, &lim_typical, &lim_emu_no_turbo,
+		&lim_ref_below_highest, &lim_guaranteed_below_base,
+		&lim_slow_cpu, &lim_stale_ref, &lim_no_turbo_window,
 	};
-	struct hwp_perf_levels l;
-	struct pstate_test_cpu cpu;
-	unsigned long util;
-	unsigned int i, n;
-	int level, ref, cap;
-	u64 value;
+	unsigned int i;
+	int cap;
 
-	for (i = 0; i < ARRAY_SIZE(lims); i++) {
-		pstate_test_cpu(&cpu, lims[i], pstate_test_request(0, 0, 0));
-		ref = pstate_test_ref(lims[i]);
-		cap = min(pstate_test_cap(lims[i]), lims[i]->max_ratio);
-		level = lims[i]->lowest;
-		for (n = 0; n < 100; n++) {
-			util = min(1024UL * 99 * level / (100UL * ref), 1024UL);
-			pstate_test_perf(&cpu, 0, util + (util >> 2),
-					 1024, 1024, &value);
-			l = pstate_test_levels(value);
-			level = l.desired;
-		}
-		KUNIT_EXPECT_EQ_MSG(test, level, cap, "%s: settled at %d",
-				    lims[i]->name, level);
+	for (i = 0; i < ARRAY_SIZE(climb); i++) {
+		cap = min(pstate_test_cap(climb[i]), climb[i]->max_ratio);
+		KUNIT_EXPECT_EQ_MSG(test, pstate_test_busy_loop(climb[i]), cap,
+				    "%s: settled below %d", climb[i]->name,
+				    cap);
 	}
 }
 
