@@ -10,7 +10,7 @@ the host expects (setup, governors, ..., end), known before the run. For
 every expected scenario:
 
   - its marker is on the console and in the record;
-  - every write is in order: MIN <= MAX, and DESIRED is 0 or within
+  - it has writes, and every write is in order: MIN <= MAX, and DESIRED is 0 or within
     [MIN, MAX]; every field is within [lowest, highest] of that CPU's
     capabilities (DESIRED 0 and MAX above highest excepted: 0 means "no
     hint", and a MAX above highest asks for no limit);
@@ -79,6 +79,8 @@ def main():
                 ok = ok and r["min"] <= r["des"] <= r["max"] and r["des"] <= hi
             if not ok:
                 wrong.append("cpu%d %d/%d/%d" % (r["cpu"], r["min"], r["max"], r["des"]))
+        if not rs:
+            return False, "no write in this scenario: nothing shows the order of its requests"
         return (not wrong,
                 "%d writes, all MIN <= DESIRED <= MAX within the CPU's levels" % len(rs) if not wrong
                 else "%d of %d writes out of order or out of range (MIN/MAX/DESIRED): %s" % (
