@@ -30,25 +30,17 @@ mkdir -p "$out" "$logs"
 ARGS="intel_pstate=passive cpufreq.default_governor=schedutil"
 
 . "$REPO/tools/lib/ktap.sh"
+. "$REPO/tools/lib/hwp-machine.sh"
 ktap_plan 4
 
-if qemu=$("$REPO/tools/build-qemu.sh" 2>"$out/qemu-build.err") && [ -x "$qemu" ]; then
-	ktap_ok "the HWP machine builds" "$qemu"
+if hwp_prepare "$out"; then
+	ktap_ok "the HWP machine builds" "$HWP_QEMU"
 else
-	sed 's/^/  /' "$out/qemu-build.err" | tail -n 20
-	ktap_fail "the HWP machine builds" "tools/build-qemu.sh failed (logs: $logs/qemu-*.log)"
-	ktap_fail_rest "the emulated HWP machine did not build"
+	ktap_fail "the HWP machine builds" "$HWP_WHY"
+	ktap_fail_rest "$HWP_WHY"
 	exit 0
 fi
-if ! img=$("$REPO/tools/hwp-kernel.sh" 2>"$out/kernel.err"); then
-	sed 's/^/  /' "$out/kernel.err" | tail -n 20
-	ktap_fail_rest "the HWP machine's kernel did not build (tools/hwp-kernel.sh)"
-	exit 0
-fi
-if ! gcc -static -O2 -Wall -o "$out/hwpload" "$REPO/tools/hwp-guest/hwpload.c" >"$out/hwpload.log" 2>&1; then
-	ktap_fail_rest "guest tools: hwpload does not build: $(tail -n 3 "$out/hwpload.log" | tr '\n' '|')"
-	exit 0
-fi
+img=$HWP_IMG
 if ! "$REPO/tools/mkinitramfs.sh" "$out/initrd-hwp.cpio.gz" "$REPO/tests/hwp-machine/emulator-guest.sh" \
 	"$out/hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh" \
 	>"$out/initramfs.log" 2>&1 ||

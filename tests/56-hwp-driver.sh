@@ -23,31 +23,21 @@ logs=$BUILD/logs
 mkdir -p "$out" "$logs"
 
 . "$REPO/tools/lib/ktap.sh"
+. "$REPO/tools/lib/hwp-machine.sh"
 # the machine and kernel, the kselftest's build, the guest's run, and the
 # checker's nested document (tests/hwp-machine/check.py)
 ktap_plan 4
 
-if ! qemu=$("$REPO/tools/build-qemu.sh" 2>"$out/qemu-build.err"); then
-	sed 's/^/  /' "$out/qemu-build.err" | tail -n 20
-	ktap_fail "kernel and machine build" "the emulated HWP machine did not build (tools/build-qemu.sh)"
-	ktap_fail_rest "the emulated HWP machine did not build"
+if ! hwp_prepare "$out"; then
+	ktap_fail "kernel and machine build" "$HWP_WHY"
+	ktap_fail_rest "$HWP_WHY"
 	exit 0
 fi
-if ! img=$("$REPO/tools/hwp-kernel.sh" 2>"$out/kernel.err"); then
-	sed 's/^/  /' "$out/kernel.err" | tail -n 20
-	ktap_fail "kernel and machine build" "the HWP machine's kernel did not build (tools/hwp-kernel.sh)"
-	ktap_fail_rest "the HWP machine's kernel did not build"
-	exit 0
-fi
-ktap_ok "kernel and machine build" "$qemu, $img"
+img=$HWP_IMG
+ktap_ok "kernel and machine build" "$HWP_QEMU, $img"
 
 # guest programs: the loads and the markers, and the series' kselftest
 extra=()
-if ! gcc -static -O2 -Wall -o "$out/hwpload" "$REPO/tools/hwp-guest/hwpload.c" \
-	>"$out/hwpload.log" 2>&1; then
-	ktap_fail_rest "guest tools: hwpload does not build: $(tail -n 3 "$out/hwpload.log" | tr '\n' '|')"
-	exit 0
-fi
 extra+=("$out/hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh")
 selftest=$KSRC/tools/testing/selftests/cpufreq_hwp
 if MAKEFLAGS='' MAKELEVEL='' make -s -C "$selftest" OUTPUT="$out" ARCH=x86_64 \

@@ -28,24 +28,15 @@ logs=$BUILD/logs
 mkdir -p "$out" "$logs"
 
 . "$REPO/tools/lib/ktap.sh"
+. "$REPO/tools/lib/hwp-machine.sh"
 # per boot: the guest's run, and the checker's nested document
 ktap_plan 4
 
-if ! "$REPO/tools/build-qemu.sh" >/dev/null 2>"$out/qemu-build.err"; then
-	sed 's/^/  /' "$out/qemu-build.err" | tail -n 20
-	ktap_fail_rest "the emulated HWP machine did not build (tools/build-qemu.sh)"
+if ! hwp_prepare "$out"; then
+	ktap_fail_rest "$HWP_WHY"
 	exit 0
 fi
-if ! img=$("$REPO/tools/hwp-kernel.sh" 2>"$out/kernel.err"); then
-	sed 's/^/  /' "$out/kernel.err" | tail -n 20
-	ktap_fail_rest "the HWP machine's kernel did not build (tools/hwp-kernel.sh)"
-	exit 0
-fi
-if ! gcc -static -O2 -Wall -o "$out/hwpload" "$REPO/tools/hwp-guest/hwpload.c" \
-	>"$out/hwpload.log" 2>&1; then
-	ktap_fail_rest "guest tools: hwpload does not build: $(tail -n 3 "$out/hwpload.log" | tr '\n' '|')"
-	exit 0
-fi
+img=$HWP_IMG
 extra=("$out/hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh")
 
 # boot NAME GUEST_SCRIPT HWP_OPTS [qemu-run.sh options]: reports the guest's

@@ -24,6 +24,10 @@ with nested documents indented by four spaces) and prints
                                     in an earlier run with the same inputs,
                                     not run again (never counted as passed)
     COUNT <passed> <failed> <skipped> <cached>
+Why not the kernel's parser: 5.10's tools/testing/kunit/kunit.py parse
+reads KUnit's own shape (suites with "# Subtest:" lines) and finds no test
+in a flat document with a plan; the harness's results need the plan, the
+nesting and the missing results counted as below.
 A result with a nested document counts as its nested results (a parent
 that says "not ok" although its children passed adds one failure of its
 own). A document without a plan, a missing or extra result, a result out of

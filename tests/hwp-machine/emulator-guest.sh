@@ -25,8 +25,14 @@ say REQ0 "$(hwpload rdmsr 0 0x774)"
 phase req-read-done
 
 # the kernel's TSC calibration (tsc: Detected ... MHz processor, and the
-# refined calibration against the HPET or the PM timer a second later)
-sleep 2
+# refined calibration against the HPET or the PM timer, about a second
+# after boot): wait for the refined one, at most 10 s
+i=0
+until dmesg | grep -q 'tsc: Refined TSC clocksource calibration'; do
+	i=$((i + 1))
+	[ $i -le 100 ] || { echo "GUEST-ERROR=no refined TSC calibration within 10 s"; break; }
+	sleep 0.1
+done
 say TSC-DETECTED "$(dmesg | sed -n 's/.*tsc: Detected \([0-9.]*\) MHz processor.*/\1/p' | head -n 1)"
 say TSC-REFINED "$(dmesg | sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p' | head -n 1)"
 say CLOCKSOURCE "$(cat $c/../clocksource/clocksource0/current_clocksource 2>/dev/null)"
@@ -39,14 +45,12 @@ for cpu in 0 1; do
 	f=$c/cpu$cpu/cpufreq
 	omin=$(cat $f/scaling_min_freq) omax=$(cat $f/scaling_max_freq)
 	for lvl in 12 24; do
-		khz=$((lvl * 100000))
-		echo "$(cat $f/cpuinfo_min_freq)" >$f/scaling_min_freq
-		echo $khz >$f/scaling_max_freq
-		echo $khz >$f/scaling_min_freq
-		hwpload spin $cpu 6 &
+		pin $cpu $lvl
+		hwpload spin $cpu 15 &
 		load=$!
 		phase cnt-$cpu-$lvl
-		sleep 1
+		# the counters are read over 2 s once the request holds the level
+		wait_request $cpu $lvl $lvl $lvl
 		e0=$(hwpload rdmsr 0 0x611)
 		t0=$(hwpload tsc $cpu) m0=$(hwpload rdmsr $cpu 0xe7) a0=$(hwpload rdmsr $cpu 0xe8)
 		sleep 2
@@ -54,12 +58,11 @@ for cpu in 0 1; do
 		e1=$(hwpload rdmsr 0 0x611)
 		say CNT-$cpu-$lvl "$((t1 - t0)) $((m1 - m0)) $((a1 - a0))"
 		[ $cpu$lvl != 024 ] || say ENERGY "$e0 $e1 $(hwpload rdmsr 0 0x606)"
+		kill $load
 		wait $load
 		phase cnt-$cpu-$lvl-done
 	done
-	echo "$(cat $f/cpuinfo_min_freq)" >$f/scaling_min_freq
-	echo "$omax" >$f/scaling_max_freq
-	echo "$omin" >$f/scaling_min_freq
+	unpin $cpu "$omin" "$omax"
 done
 
 # ---- turbo off (MISC_ENABLE bit 38, written on cpu0): package-wide, and

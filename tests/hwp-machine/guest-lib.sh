@@ -25,3 +25,29 @@ desired() { # CPU -> DESIRED field as seen by the guest
 	v=$(hwpload rdmsr "$1" 0x774) || { echo "?"; return; }
 	echo $(((v >> 16) & 255))
 }
+# pin CPU LEVEL: the CPU's policy limited to LEVEL (scaling_min_freq =
+# scaling_max_freq = LEVEL x 100 MHz); unpin CPU MIN_KHZ MAX_KHZ restores it
+pin() {
+	f=$c/cpu$1/cpufreq
+	cat $f/cpuinfo_min_freq >$f/scaling_min_freq
+	echo $(($2 * 100000)) >$f/scaling_max_freq
+	echo $(($2 * 100000)) >$f/scaling_min_freq
+}
+unpin() {
+	f=$c/cpu$1/cpufreq
+	cat $f/cpuinfo_min_freq >$f/scaling_min_freq
+	echo "$3" >$f/scaling_max_freq
+	echo "$2" >$f/scaling_min_freq
+}
+# wait_request CPU MIN MAX DESIRED: until the CPU's HWP_REQUEST holds these
+# fields, at most 10 s (then a GUEST-ERROR line, and status 1)
+wait_request() {
+	i=0
+	while :; do
+		v=$(hwpload rdmsr "$1" 0x774) || v=0
+		[ "$((v & 255)) $(((v >> 8) & 255)) $(((v >> 16) & 255))" != "$2 $3 $4" ] || return 0
+		i=$((i + 1))
+		[ $i -le 100 ] || { echo "GUEST-ERROR=cpu$1's HWP_REQUEST did not become $2/$3/$4 within 10 s"; return 1; }
+		sleep 0.1
+	done
+}

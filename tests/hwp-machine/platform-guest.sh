@@ -16,37 +16,25 @@ say DRIVER "$(cat $c/cpu0/cpufreq/scaling_driver 2>/dev/null || echo none)"
 say STATUS "$(cat $pst/status 2>/dev/null || echo absent)"
 say GOVERNOR0 "$(cat $c/cpu0/cpufreq/scaling_governor 2>/dev/null)"
 say GOVERNOR1 "$(cat $c/cpu1/cpufreq/scaling_governor 2>/dev/null)"
-# the kernel's TSC calibration is refined against the HPET or the PM timer
-# a second after boot; /proc/cpuinfo's MHz below comes from it (its rate is
-# checked by tests/54-emulator-hwp-machine.sh)
-sleep 2
-
-# ---- clocks: a vCPU held at a level (MIN = MAX through the policy limits)
-# under a spin; the frequencies the guest derives from the TSC and APERF/MPERF
-# (the counters themselves are tests/hwp-machine/emulator-guest.sh's); 12 is
-# below the base (20), 24 above it (turbo)
+# ---- a vCPU held at a level (MIN = MAX through the policy limits) under a
+# spin: the driver's request; 12 is below the base (20), 24 above it (turbo).
+# The phase ends 1 s after the request holds the level: the host checks
+# that it held, with no other write, for that second
 for cpu in 0 1; do
 	f=$c/cpu$cpu/cpufreq
 	omin=$(cat $f/scaling_min_freq) omax=$(cat $f/scaling_max_freq)
 	for lvl in 12 24; do
-		khz=$((lvl * 100000))
-		echo "$(cat $f/cpuinfo_min_freq)" >$f/scaling_min_freq
-		echo $khz >$f/scaling_max_freq
-		echo $khz >$f/scaling_min_freq
-		hwpload spin $cpu 6 &
+		pin $cpu $lvl
+		hwpload spin $cpu 15 &
 		load=$!
 		phase clk-$cpu-$lvl
+		wait_request $cpu $lvl $lvl $lvl
 		sleep 1
-		sleep 2
-		cur=$(cat $f/scaling_cur_freq)
-		mhz=$(awk -v c=$cpu '/^processor/ { p = $3 } /^cpu MHz/ && p == c { print $4 }' /proc/cpuinfo)
-		say CLK-$cpu-$lvl "$(cat $f/scaling_min_freq) $(cat $f/scaling_max_freq) $cur $mhz"
+		kill $load
 		wait $load
 		phase clk-$cpu-$lvl-done
 	done
-	echo "$(cat $f/cpuinfo_min_freq)" >$f/scaling_min_freq
-	echo "$omax" >$f/scaling_max_freq
-	echo "$omin" >$f/scaling_min_freq
+	unpin $cpu "$omin" "$omax"
 done
 # ---- the invariance reference after a re-registration (issue 21, item 1):
 # busy loads after a fresh boot, then no_turbo 1, status active -> passive
