@@ -24,13 +24,14 @@ logs=$BUILD/logs
 mkdir -p "$dir" "$logs"
 
 . "$REPO/tools/lib/ktap.sh"
-# pass "NAME (NOTE)", fail NAME WHY
+# pass "NAME (NOTE)", fail NAME WHY; what they saw is the emulated
+# machine's: simulated
 pass() {
 	local n=${1%% (*} note
 	note=${1#"$n"} note=${note# (} note=${note%)}
-	ktap_ok "$n" "$note"
+	ktap_ok "$n" "${note:+$note (simulated)}"
 }
-fail() { ktap_fail "$1" "$2"; }
+fail() { ktap_fail "$1" "$2 (simulated)"; }
 # val CONSOLE KEY: the value of the first KEY=... line
 val() { printf '%s\n' "$1" | sed -n "s/^$2=//p" | head -n1; }
 # rec KEY: a key of the parsed host record

@@ -101,7 +101,7 @@ fi
 # series (each named by its cause in the "# diff:" line) are reported, not
 # failed; an unexplained difference, a broken invariant, a level above the
 # usable one or an empty domain fails.  Zero differences is the series'
-# target (issue 36); STRICT=1 makes any difference fail.
+# target at the feature tip; STRICT=1 makes any difference fail.
 if ! hm "$OUT/diff" > "$OUT/diff-build.log" 2>&1; then
 	ktap_fail "perf-harness-diff" "did not build: $(grep -m1 -E 'error|missing' "$OUT/diff-build.log")"
 else
