@@ -1,11 +1,11 @@
 #!/bin/bash
 # Suite 54: the emulated HWP machine itself (Documentation/project/hwp-machine.md),
-# before the suites that rely on it (55-59). Its results are counted apart
+# before the suites that rely on it (56-59). Its results are counted apart
 # from the series' (tools/check.sh: tests/NN-emulator-*): they check QEMU's
 # model against what the harness gave it, not the series.
 #
 # Builds the patched QEMU (tools/build-qemu.sh, reused when current) and
-# boots the HWP machine's kernel (tools/hwp-kernel.sh) on it once, -smp 2,
+# boots the x86 test kernel (tools/test-kernel.sh) on it once, -smp 2,
 # hwp-highest=30:24, guaranteed 18, MSR_PLATFORM_INFO base ratio 20, with
 # QEMU's QMP monitor relayed (tools/hwp-monitor.py). The guest
 # (tests/hwp-machine/emulator-guest.sh) reads back the capabilities,
@@ -13,7 +13,7 @@
 # the turbo-disable bit, its clock, and the guaranteed level changed
 # through the monitor; tests/hwp-machine/emulator-check.py checks them
 # against the machine's record. Then the stock machine and the patched
-# binary with hwp=off boot tools/qemu-hwp/smoke-guest.sh, and must look the
+# binary with hwp=off boot tests/hwp-machine/stock-guest.sh, and must look the
 # same (no cpufreq driver, the same CPU flags).
 #
 # KTAP: 4 results: the machine builds, the guest's run, the checker's
@@ -44,7 +44,7 @@ img=$HWP_IMG
 if ! "$REPO/tools/mkinitramfs.sh" "$out/initrd-hwp.cpio.gz" "$REPO/tests/hwp-machine/emulator-guest.sh" \
 	"$out/hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh" \
 	>"$out/initramfs.log" 2>&1 ||
-	! "$REPO/tools/mkinitramfs.sh" "$out/initrd-smoke.cpio.gz" "$REPO/tools/qemu-hwp/smoke-guest.sh" \
+	! "$REPO/tools/mkinitramfs.sh" "$out/initrd-smoke.cpio.gz" "$REPO/tests/hwp-machine/stock-guest.sh" \
 		>>"$out/initramfs.log" 2>&1; then
 	ktap_fail_rest "initramfs: $(tail -n 3 "$out/initramfs.log" | tr '\n' '|')"
 	exit 0
@@ -74,7 +74,7 @@ else
 fi
 
 # ---- stock behaviour: the stock machine, and the patched one with hwp=off --------
-# (was tests/55-hwp-machine.sh's stock-machine-unchanged)
+
 # boot NAME QEMU-RUN-OPTIONS...: the console, without CRs, on stdout
 boot_smoke() {
 	local name=$1

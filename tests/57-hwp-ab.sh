@@ -1,9 +1,8 @@
 #!/bin/bash
 # Suite 57: the A/B pipeline of tools/hwp-ab.py end to end on the emulated
 # HWP machine (issue 12, item 4): the base 5.10 kernel against the series,
-# both with the HWP machine's configuration (Kconfig.fragment,
-# configs/x86_64-test.config, configs/hwp-machine.config; at the base, the
-# symbols it has), intel_pstate=passive and schedutil. The guest
+# both with the fragments of the one x86 test kernel (tools/test-kernel.sh;
+# at the base, the symbols it has: no KUnit suite), intel_pstate=passive and schedutil. The guest
 # (tests/hwp-machine/ab-guest.sh) runs the tool's workloads from its plan
 # (hwp-ab.py plan, with the guest's own work calibration from a first boot)
 # and reads the machine's SIMULATED package energy counter around each; the
@@ -49,10 +48,10 @@ if ! "$REPO/tools/build-qemu.sh" >/dev/null 2>"$dir/qemu-build.err"; then
 	ktap_fail "kernels and machine build" "the emulated HWP machine did not build (tools/build-qemu.sh)"
 	stop "the emulated HWP machine did not build"
 fi
-if ! series_img=$("$REPO/tools/hwp-kernel.sh" 2>"$dir/kernel.err"); then
+if ! series_img=$("$REPO/tools/test-kernel.sh" 2>"$dir/kernel.err"); then
 	sed 's/^/  /' "$dir/kernel.err" | tail -n 20
-	ktap_fail "kernels and machine build" "the HWP machine's kernel did not build (tools/hwp-kernel.sh)"
-	stop "the HWP machine's kernel did not build"
+	ktap_fail "kernels and machine build" "the x86 test kernel did not build (tools/test-kernel.sh)"
+	stop "the x86 test kernel did not build"
 fi
 # the base kernel, in a worktree of the kernel tree at the base tag
 if [ ! -e "$wt/.git" ]; then
@@ -62,7 +61,7 @@ if [ ! -e "$wt/.git" ]; then
 fi
 git -C "$wt" checkout -q --detach "$base" || { ktap_fail "kernels and machine build" "cannot check out $base in $wt"; stop "no base kernel"; }
 "$REPO/tools/filter-fragments.sh" "$wt" "$dir/base.config" "$REPO/Kconfig.fragment" \
-	"$REPO/configs/x86_64-test.config" "$REPO/configs/hwp-machine.config"
+	"$REPO/configs/x86_64-test.config" "$REPO/configs/kunit-x86.config" "$REPO/configs/kunit-e2e.config"
 if ! base_img=$(KSRC=$wt SEED=bisect "$REPO/tools/build-kernel.sh" x86_64-hwp-base x86_64 "$dir/base.config" 2>"$dir/base-kernel.err"); then
 	sed 's/^/  /' "$dir/base-kernel.err" | tail -n 20
 	ktap_fail "kernels and machine build" "the base kernel did not build"

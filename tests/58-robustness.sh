@@ -4,9 +4,9 @@
 # DEBUG_PREEMPT, generic KASAN, UBSAN, DEBUG_LIST, SCHED_DEBUG
 # (configs/debug.config), x86_64 under TCG.
 #
-# 1. Both KUnit suites (intel_pstate_perf, built in, and cpufreq-perf-test of
-#    the harness-only test module tools/testing/cpufreq-perf-test, built
-#    against this kernel and loaded by /init) run in the debug kernel with
+# 1. Both KUnit suites (the series' intel_pstate_perf and the harness-only
+#    cpufreq-perf-test of tools/testing/cpufreq-perf-test, both modules
+#    built with this kernel and loaded by /init) run in the debug kernel with
 #    them (debug-x86, built from tools/harness-tree.sh's tree) on stock
 #    QEMU, where the test-only driver can register: one result per case
 #    (debug.<suite>.<case>, tools/kunit-boot.sh's document nested),
@@ -15,15 +15,13 @@
 #    policies, no fast switching, a driver without ->adjust_perf(), x86
 #    invariance lost under load.
 # 2. The same debug kernel boots on the emulated HWP machine
-#    (tools/build-qemu.sh). Its built-in KUnit suite runs there too (5.10's
-#    KUnit runs every built-in suite at boot and has no switch to stop it),
-#    after intel_pstate has registered: that boot shows that the test code
-#    is safe on a machine with HWP. The test module must refuse to load
-#    (insmod by the guest, robustness.setup.test_module_refused: a clear
-#    error, its suite never runs, nothing changed), the intel_pstate_perf
-#    suite (pure functions, no driver state) must pass with every case run,
-#    and the guest then finds intel_cpufreq as the driver of every policy. (Until this change a second debug build
-#    without KUnit served this boot: 215-300 s of a cold run.) Then, with
+#    (tools/build-qemu.sh), where the guest loads the two test modules
+#    after intel_pstate has registered, as a user who enables them there
+#    would: the end-to-end test module must refuse to load
+#    (robustness.setup.test_module_refused: a clear error, its suite never
+#    runs, nothing changed), the intel_pstate_perf suite (pure functions,
+#    no driver state) must pass with every case run, and the guest then
+#    finds intel_cpufreq as the driver of every policy. Then, with
 #    intel_pstate=passive and schedutil, vCPU 1 an efficiency core,
 #    and tests/robustness/guest.sh runs from the initramfs: governor
 #    switching, CPU hotplug, limit writes racing with updates (including a
@@ -125,6 +123,7 @@ mkdir -p "$out"
 extra=("$REPO/tests/robustness/sudo:/usr/bin/sudo")
 # the test module, which must refuse to load there (guest.sh, setup)
 extra+=("$ko:/kunit-modules/cpufreq-perf-test.ko")
+extra+=("$kout/kunit-modules/intel_pstate_perf_test.ko:/kunit-modules/intel_pstate_perf_test.ko")
 # hwpload: the scenario markers in the machine's record
 if ! gcc -static -O2 -Wall -o "$out/hwpload" "$REPO/tools/hwp-guest/hwpload.c" >"$BUILD/58-hwpload.log" 2>&1; then
 	ktap_fail initramfs "hwpload does not build: $(tail -n 3 "$BUILD/58-hwpload.log" | tr '\n' '|')"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Suite 59: platform events on the emulated HWP machine, on the real
-# intel_pstate (issue 21, items 1-3; issue 26). Two boots of the HWP
-# machine's kernel (tools/hwp-kernel.sh, as suite 56) with
+# intel_pstate (issue 21, items 1-3; issue 26). Two boots of the x86
+# test kernel (tools/test-kernel.sh, as suite 56) with
 # intel_pstate=passive and schedutil, -smp 2, vCPU 1 an efficiency core:
 #  - "platform" (tests/hwp-machine/platform-guest.sh): a MSR_PLATFORM_INFO
 #    base ratio of 20 above the HWP guaranteed level of 18, and QEMU's QMP

@@ -13,7 +13,9 @@
 # source directory, so that the x86 and arm64 builds do not share objects)
 # with `make -C OUT M=...`, and installed as OUT/kunit-modules/*.ko, where
 # tools/kunit-boot.sh puts every module into the initramfs that /init
-# loads. Prints the .ko path. Log: OUT/cpufreq-perf-test-module/build.log.
+# loads. The kernel's own modules (`make modules`: the KUnit suites the
+# configuration builds as modules, such as intel_pstate_perf) are copied
+# there too. Prints the test module's .ko path. Log: OUT/cpufreq-perf-test-module/build.log.
 # Environment: REPO BUILD TOOLCHAIN (as tools/build-kernel.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -54,6 +56,18 @@ if grep -q 'undefined!' "$m/build.log"; then
 	grep 'undefined!' "$m/build.log" >&2
 	die "the test module uses symbols the kernel does not export (harness-exports.patch applied?)"
 fi
-cmp -s "$m/cpufreq-perf-test.ko" "$out/kunit-modules/cpufreq-perf-test.ko" ||
-	cp "$m/cpufreq-perf-test.ko" "$out/kunit-modules/cpufreq-perf-test.ko"
+# the modules to load: this one and the kernel's own (modules.order);
+# copied only when changed, so that the initramfs is rebuilt only then
+want=("$m/cpufreq-perf-test.ko")
+while read -r ko; do
+	ko=${ko#kernel/} ko=${ko%.o} ko=${ko%.ko}.ko
+	[ -f "$out/$ko" ] || die "$ko is in modules.order but was not built"
+	want+=("$out/$ko")
+done <"$out/modules.order"
+for ko in "${want[@]}"; do
+	cmp -s "$ko" "$out/kunit-modules/${ko##*/}" || cp "$ko" "$out/kunit-modules/${ko##*/}"
+done
+for ko in "$out"/kunit-modules/*.ko; do
+	case " ${want[*]##*/} " in *" ${ko##*/} "*) ;; *) rm -f "$ko" ;; esac
+done
 echo "$out/kunit-modules/cpufreq-perf-test.ko"

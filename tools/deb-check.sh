@@ -3,9 +3,9 @@
 # like the test kernel? Unpacks the linux-image package (dpkg-deb -x, no
 # installation on this machine), boots its vmlinuz on the emulated HWP
 # machine with intel_pstate=passive and schedutil, loading its msr module
-# in the guest when it is a module, and boots the HWP machine's own kernel
-# (tools/hwp-kernel.sh: the series with the test configuration, no test
-# code) the same way (tools/hwp-steer.sh for both). Passes when both pass
+# in the guest when it is a module, and boots the x86 test kernel
+# (tools/test-kernel.sh: the series with the test configuration; its test
+# modules are not loaded) the same way (tools/hwp-steer.sh for both). Passes when both pass
 # tools/hwp-steer.sh (intel_cpufreq; CPU 1's request written under load,
 # and every request in effect through the load with a DESIRED, some above
 # MIN: ->adjust_perf in use) and report the same
@@ -42,18 +42,18 @@ fi
 log "package: $(basename "$pkg") ($(du -h "$pkg" | cut -f1)), kernel $krel$([ -z "$msr" ] || echo ", msr.ko from the package")"
 
 "$here/build-qemu.sh" >/dev/null || die "the emulated HWP machine did not build (tools/build-qemu.sh)"
-himg=$("$here/hwp-kernel.sh") || die "the HWP machine's kernel did not build (tools/hwp-kernel.sh)"
+himg=$("$here/test-kernel.sh") || die "the x86 test kernel did not build (tools/test-kernel.sh)"
 
 rc=0
 rm -f "$BUILD/logs/deb-hwp-boot.log" "$BUILD/logs/deb-hwp-test-boot.log"
 log "booting the package's kernel on the HWP machine"
 deb_out=$("$here/hwp-steer.sh" deb-hwp "$kernel" ${msr:+"$msr"}) || rc=1
-log "booting the HWP machine's kernel ($himg) the same way"
+log "booting the x86 test kernel ($himg) the same way"
 test_out=$("$here/hwp-steer.sh" deb-hwp-test "$himg") || rc=1
 guest() { tr -d '\r' <"$BUILD/logs/$1-boot.log" 2>/dev/null | sed -n "s/^$2=//p" | head -n 1; }
 echo "Debian-config package, kernel $(guest deb-hwp KERNEL) (emulated HWP machine; figures simulated):"
 echo "$deb_out" | sed 's/^/  /'
-echo "The HWP machine's kernel (tools/hwp-kernel.sh), kernel $(guest deb-hwp-test KERNEL) (the same machine and load):"
+echo "The x86 test kernel (tools/test-kernel.sh), kernel $(guest deb-hwp-test KERNEL) (the same machine and load):"
 echo "$test_out" | sed 's/^/  /'
 # the same driver, mode, governor and HWP state
 if [ "$(echo "$deb_out" | head -n 1)" != "$(echo "$test_out" | head -n 1)" ]; then

@@ -12,17 +12,18 @@
 #         test module there) run when /init loads them
 # SUITE   KUnit suites the caller owns
 #
-# The initramfs holds a static /init (tools/kunit-init.c) that loads every
-# module of /kunit-modules (the image's OUT/kunit-modules), prints
-# tools/qemu-run.sh's end marker and powers off. The console log is cached
+# The initramfs holds a static /init (tools/kunit-init.c) that reports the
+# online CPUs, loads every module of /kunit-modules (the image's
+# OUT/kunit-modules), prints tools/qemu-run.sh's end marker and powers off. The console log is cached
 # next to the image (kunit-console.log) with the hash of the image and the
 # initramfs, so callers that own different suites of the same kernel share
 # one boot.
 #
 # Output (stdout): one KTAP document (tools/lib/ktap.sh), for a caller to
-# nest with ktap_sub. Its plan is 2 + the number of SUITEs: "boot" (the
-# kernel reached the end of the tests), "console" (no crash or warning in
-# the log), then one result per SUITE with the suite's cases as a nested
+# nest with ktap_sub. Its plan is 3 + the number of SUITEs: "boot" (the
+# kernel reached the end of the tests), "cpus-online" (every CPU of the
+# machine, 2, came online), "console" (no crash or warning in the log),
+# then one result per SUITE with the suite's cases as a nested
 # document (the parent fails alone when the suite is missing or ran zero
 # cases). `INFO:` lines give the run time. Exit status: 0 if nothing
 # failed, 1 otherwise (2: usage).
@@ -43,7 +44,7 @@ shift 2
 suites=("$@")
 # shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
-ktap_plan $((2 + ${#suites[@]}))
+ktap_plan $((3 + ${#suites[@]}))
 # before the boot: the boot and everything after it fail with WHY
 fail_all() { ktap_fail boot "$1"; ktap_fail_rest "not booted: $1"; exit 1; }
 [ -f "$image" ] || fail_all "no kernel image $image"
@@ -69,7 +70,7 @@ for ko in "$out"/kunit-modules/*.ko; do
 	[ -f "$ko" ] && modules+=("$ko")
 done
 newer=0
-for f in "$here/kunit-init.c" "${modules[@]}"; do
+for f in "$0" "$here/kunit-init.c" "${modules[@]}"; do
 	[ "$f" -nt "$initrd" ] && newer=1
 done
 # the list of modules: a module taken away must rebuild the initramfs too
@@ -82,6 +83,7 @@ if [ ! -s "$initrd" ] || [ $newer = 1 ] || [ "$(cat "$initrd.modules" 2>/dev/nul
 		fail_all "cannot build the KUnit initramfs /init"
 	fi
 	printf '%s\n' "dir /dev 755 0 0" "nod /dev/console 600 0 0 c 5 1" \
+		"nod /dev/kmsg 644 0 0 c 1 11" "dir /sys 755 0 0" \
 		"file /init $tmp/init 755 0 0" >"$tmp/list"
 	if [ ${#modules[@]} -gt 0 ]; then
 		echo "dir /kunit-modules 755 0 0" >>"$tmp/list"
@@ -116,13 +118,15 @@ echo "INFO: $arch KUnit kernel: boot, built-in suites and test modules took ${ru
 why=$(grep -m1 'qemu-run: FAILED' "$log.qemu-run" | cut -c1-200)
 ktap_check boot "the kernel did not reach the end of the tests: ${why:-qemu-run status $run_rc}" \
 	[ "$run_rc" = 0 ]
+online=$(tr -d '\r' <"$log" | sed -n 's/^kunit-init: cpus online //p' | head -n 1)
+ktap_check cpus-online "/init saw CPUs '${online:-none}' online, want 0-1" [ "$online" = 0-1 ]
 splat=$(grep -m1 -E 'Kernel panic|Oops|BUG:|Call Trace|WARNING:' "$log" | tr -d '\r' | cut -c1-160)
 ktap_check console "kernel crash or warning during the run: $splat" [ -z "$splat" ]
 
 # --- parse with the tree's kunit.py ------------------------------------------
 # 5.10's kunit.py parses one TAP document: the built-in suites' (TAP header
-# at boot) and each module's (the harness-only test module prints a header
-# of its own when it loads) are separate ones. So split the log at each
+# at boot) and each module's (tools/kunit-init.c writes a header before it
+# loads one) are separate ones. So split the log at each
 # "TAP version" line and parse every part on its own.
 parts=$(mktemp -d "${TMPDIR:-/tmp}/kunit-parts.XXXXXX")
 trap 'rm -rf "$parts"' EXIT

@@ -1,19 +1,19 @@
 #!/bin/bash
-# Build (once per `make check` run) the x86_64 test kernel: the series tree,
-# TEST_FRAGMENTS (default: Kconfig.fragment, configs/x86_64-test.config and
-# the x86 KUnit suites: configs/kunit-x86.config for intel_pstate_perf,
-# configs/kunit-e2e.config for the cpufreq core and schedutil end to end).
-# Prints the bzImage path.
-# With configs/kunit-e2e.config among the fragments (the default) the
-# kernel is built from tools/harness-tree.sh's tree (the series plus the
-# harness-only exports), and the harness-only test module is then built
-# against it (tools/build-test-module.sh: OUT/kunit-modules/, which
-# tools/kunit-boot.sh loads in the guest).
-# Suites call this instead of build-kernel.sh so the kernel is built once.
-# KERNEL_NAME (default x86_64-test) names the build directory and the stamp,
-# for another kernel built once per run the same way (tools/hwp-kernel.sh).
+# Build (once per `make check` run) the one x86_64 gcc test kernel: the
+# KUnit boot (suites 40 and 45) and every boot of the emulated HWP machine
+# (suites 54-59, the main job) run it. Fragments (TEST_FRAGMENTS, default):
+# Kconfig.fragment, configs/x86_64-test.config, configs/kunit-x86.config
+# (the series' intel_pstate_perf suite, a module) and
+# configs/kunit-e2e.config (the harness-only end-to-end test module). The
+# KUnit suites are modules, in OUT/kunit-modules/
+# (tools/build-test-module.sh), which only the KUnit boot
+# (tools/kunit-boot.sh) loads: on the HWP machine the real intel_pstate is
+# the only cpufreq driver and no test code runs. With
+# configs/kunit-e2e.config among the fragments the kernel is built from
+# tools/harness-tree.sh's tree: the series plus five harness-only exports
+# that the test module needs. Prints the bzImage path.
 # TOOLCHAIN=llvm (make LLVM=1 or CC=clang on the main job) builds with
-# Debian's clang and LLVM (tools/build-kernel.sh) into NAME-llvm.
+# Debian's clang and LLVM (tools/build-kernel.sh) into x86_64-test-llvm.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
@@ -24,9 +24,8 @@ if [ -z "${TEST_FRAGMENTS:-}" ]; then
 	TEST_FRAGMENTS="$REPO/Kconfig.fragment $REPO/configs/x86_64-test.config"
 	TEST_FRAGMENTS="$TEST_FRAGMENTS $REPO/configs/kunit-x86.config $REPO/configs/kunit-e2e.config"
 fi
-name=${KERNEL_NAME:-x86_64-test}
+name=x86_64-test
 stamp=$BUILD/state/test-kernel.run
-[ "$name" = x86_64-test ] || stamp=$BUILD/state/$name-kernel.run
 if [ "${TOOLCHAIN:-gcc}" = llvm ]; then
 	name=$name-llvm stamp=${stamp%.run}-llvm.run
 	[ -z "${SEED:-}" ] || SEED=$SEED-llvm

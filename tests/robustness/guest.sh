@@ -151,6 +151,16 @@ if [ -f $ko ]; then
 else
 	fail setup.test_module_refused "no $ko in the initramfs"
 fi
+# the series' KUnit suite of pure functions loads over the real driver
+# (its cases are checked by the host in the console log)
+ko=/kunit-modules/intel_pstate_perf_test.ko
+if [ ! -f $ko ]; then
+	fail setup.kunit_module_loads "no $ko in the initramfs"
+elif insmod $ko 2>/tmp/insmod.err; then
+	pass setup.kunit_module_loads
+else
+	fail setup.kunit_module_loads "insmod $ko: $(tr '\n' ' ' </tmp/insmod.err)"
+fi
 for p in $(policies); do echo "R-INFO: $(basename $p): cpuinfo $(pmin $p)-$(pmax $p) kHz"; done
 splat_check setup
 

@@ -3,7 +3,7 @@
 #
 #   hwp_prepare DIR   builds (or finds current) the patched QEMU
 #                     (tools/build-qemu.sh), the HWP machine's kernel
-#                     (tools/hwp-kernel.sh) and the guest's load and marker
+#                     (tools/test-kernel.sh) and the guest's load and marker
 #                     program hwpload into DIR. Sets HWP_QEMU and HWP_IMG;
 #                     on a failure prints the end of its log, sets HWP_WHY
 #                     and returns 1.
@@ -16,9 +16,9 @@ hwp_prepare() {
 		HWP_WHY="the emulated HWP machine did not build (tools/build-qemu.sh, logs: $BUILD/logs/qemu-*.log)"
 		return 1
 	fi
-	if ! HWP_IMG=$("$REPO/tools/hwp-kernel.sh" 2>"$dir/kernel.err"); then
+	if ! HWP_IMG=$("$REPO/tools/test-kernel.sh" 2>"$dir/kernel.err"); then
 		sed 's/^/  /' "$dir/kernel.err" | tail -n 20
-		HWP_WHY="the HWP machine's kernel did not build (tools/hwp-kernel.sh)"
+		HWP_WHY="the HWP machine's kernel did not build (tools/test-kernel.sh)"
 		return 1
 	fi
 	if ! gcc -static -O2 -Wall -o "$dir/hwpload" "$REPO/tools/hwp-guest/hwpload.c" \
