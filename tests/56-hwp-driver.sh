@@ -1,17 +1,18 @@
 #!/bin/bash
-# Suite 56: the real intel_pstate on the emulated HWP machine (issue 12,
-# item 4). One boot of the HWP machine's kernel (tools/hwp-kernel.sh: the
-# series, no KUnit, no test driver) with intel_pstate=passive and schedutil,
-# -smp 2, vCPU 1 an efficiency core (highest level 24 against 30). The guest
-# (tests/hwp-machine/guest.sh) runs the loads and the scenarios; the host
-# checks the machine's own record of every HWP_REQUEST write
-# (tests/hwp-machine/check.py): full load, idle, a periodic load, a 99%-busy
-# thread, no rewrite of an unchanged request under schedutil,
-# scaling_max_freq, no_turbo, governor switches, CPU offline/online,
-# suspend to idle, passive -> active -> passive, and the series' kselftest in
-# the guest. Every figure is simulated by the emulated machine.
+# Suite 56: the real intel_pstate on the emulated HWP machine. One boot of
+# the x86 test kernel (tools/test-kernel.sh; its KUnit suites are modules
+# that this boot does not load, so no test code runs) with
+# intel_pstate=passive and schedutil, -smp 2, vCPU 1 an efficiency core
+# (highest level 24 against 30). The guest (tests/hwp-machine/guest.sh)
+# runs the loads and the scenarios; the host checks the machine's own
+# record of every HWP_REQUEST write (tests/hwp-machine/check.py): HWP
+# enabled, full load, idle, a periodic load, a 99%-busy thread, no rewrite
+# of an unchanged request under schedutil, scaling_max_freq, no_turbo,
+# turbo disabled by the firmware, governor switches, CPU offline/online,
+# suspend to idle, passive -> active -> passive, and the series' kselftest
+# in the guest. Every figure is simulated by the emulated machine.
 # KTAP: 4 results (the builds, the kselftest's build, the guest's run, and
-# the checker's nested document of 32); a prerequisite that does not build
+# the checker's nested document); a prerequisite that does not build
 # or a guest that does not finish fails every result not yet reported.
 #
 # Environment: REPO BUILD KSRC (the series tree). HWP_SUITE_TIMEOUT bounds
@@ -59,7 +60,7 @@ record=$logs/56-hwp-driver.record
 rm -f "$record"
 if ! "$REPO/tools/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$record" \
 	--hwp-opts hwp-highest=30:24 --kernel "$img" --initrd "$out/initrd.cpio.gz" \
-	--append "intel_pstate=passive cpufreq.default_governor=schedutil" \
+	--append "intel_pstate=passive cpufreq.default_governor=schedutil msr.allow_writes=on" \
 	--timeout "${HWP_SUITE_TIMEOUT:-600}" --log "$log" >"$out/qemu.out" 2>&1; then
 	sed 's/^/  /' "$out/qemu.out" | tail -n 20
 	ktap_fail "guest run" "the guest did not finish (console: $log, record: $record)"

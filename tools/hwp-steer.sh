@@ -1,8 +1,10 @@
 #!/bin/bash
 # Boot a kernel on the emulated HWP machine (2 CPUs, CPU 1 an efficiency
-# core) with intel_pstate=passive and schedutil, load CPU 1 for 4 s and
-# print what schedutil made intel_pstate write into HWP_REQUEST (the host's
-# record, tools/hwp_record.py summary). Every figure is simulated.
+# core) with intel_pstate=passive and schedutil, run suite 56's guest
+# (tests/hwp-machine/guest.sh) in its short mode (idle, a load on each CPU,
+# idle) and print what schedutil made intel_pstate write into HWP_REQUEST
+# (the host's record, tools/hwp_record.py summary). Every figure is
+# simulated.
 #
 #   tools/hwp-steer.sh NAME KERNEL [MSR_MODULE]
 #
@@ -17,8 +19,7 @@
 # effect through the load (the one its start found, and each one written
 # during it) carried a DESIRED, at least one above MIN (->adjust_perf in
 # use; the frequency path writes DESIRED = MIN), 1 when not, 2 on bad
-# usage or a missing input. The guest idles 3 s before the load, so that
-# the load starts from a decayed utilization and is seen in writes.
+# usage or a missing input.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
@@ -40,9 +41,11 @@ log=$BUILD/logs/$name-boot.log
 rec=$BUILD/logs/$name.record
 rm -f "$rec"
 gcc -static -O2 -o "$hwpload" "$REPO/tools/hwp-guest/hwpload.c" || die "cannot build hwpload"
-extra=("$hwpload:/bin/hwpload")
+: >"$BUILD/state/hwp-guest-short"
+extra=("$hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh"
+	"$BUILD/state/hwp-guest-short:/etc/hwp-guest-short")
 [ -z "$msr" ] || extra+=("$msr:/msr.ko")
-"$here/mkinitramfs.sh" "$initrd" "$REPO/tools/hwp-guest/steering.sh" "${extra[@]}" >&2 ||
+"$here/mkinitramfs.sh" "$initrd" "$REPO/tests/hwp-machine/guest.sh" "${extra[@]}" >&2 ||
 	die "mkinitramfs failed"
 if ! "$here/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$rec" --hwp-opts hwp-highest=30:24 \
 	--kernel "$kernel" --initrd "$initrd" --append "$BOOT_ARGS" --timeout 300 --log "$log" >&2; then

@@ -166,8 +166,8 @@ def summary(console, record):
     def des(phase, cpu):
         return [r["des"] for r in reqs if r["phase"] == num.get(phase) and r["cpu"] == cpu]
 
-    load, after = des("load", 1), des("after", 1)
-    under = [r for r in reqs if r["phase"] == num.get("load") and r["cpu"] == 1]
+    load, after = des("spin-cpu1", 1), des("idle", 1) + des("idle-wake", 1)
+    under = [r for r in reqs if r["phase"] == num.get("spin-cpu1") and r["cpu"] == 1]
     # the perf path: schedutil wrote CPU 1's request under load (at least
     # once), and the request in effect through the load, the one its start
     # found and every one written during it, always carried a DESIRED, some
@@ -175,10 +175,10 @@ def summary(console, record):
     first = under[0]["t"] if under else None
     before = [r for r in reqs if r["cpu"] == 1 and first is not None and r["t"] < first]
     effect = before[-1:] + under
-    perf = bool(under) and "load" in num and all(r["des"] for r in effect) \
+    perf = bool(under) and "spin-cpu1" in num and all(r["des"] for r in effect) \
         and any(r["min"] < r["des"] for r in effect)
     print("driver: %s, status %s, governor %s, HWP %s" % (
-        keys.get("DRIVER", "?"), keys.get("STATUS", "?"), keys.get("GOVERNOR", "?"),
+        keys.get("DRIVER", "?"), keys.get("STATUS", "?"), keys.get("GOVERNOR1", "?"),
         "on" if keys.get("HWP", "0") != "0" else "off"))
     print("adjust_perf: %s" % (
         "in use (%d writes under load; every request in effect carried DESIRED, some above MIN)" % len(under) if perf
@@ -188,7 +188,7 @@ def summary(console, record):
         "-".join(str(x) for x in (min(load), max(load))) if load else "none",
         load[-1] if load else "-",
         "-".join(str(x) for x in (min(after), max(after))) if after else "no write",
-        after[-1] if after else keys.get("AFTER-DESIRED1", "-"), len(reqs)))
+        after[-1] if after else keys.get("IDLE-DESIRED1", "-"), len(reqs)))
     return 0 if perf and keys.get("DRIVER") == "intel_cpufreq" else 1
 
 

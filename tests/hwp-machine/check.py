@@ -30,13 +30,13 @@ def checks(tl, highest, hi0, guar, lowest):
     cs = check = ktap.Checks()
 
     # ---- the machine and the driver -----------------------------------
-    @check("guest: intel_cpufreq in passive mode with HWP, schedutil")
+    @check("guest: intel_cpufreq in passive mode with HWP enabled, schedutil")
     def _():
         return (keys.get("DRIVER") == "intel_cpufreq" and keys.get("STATUS") == "passive"
-                and keys.get("HWP", "0") != "0" and keys.get("GOVERNOR0") == "schedutil"
-                and keys.get("GOVERNOR1") == "schedutil",
-                "driver %s, status %s, 'HWP enabled' lines %s, governors %s/%s" % (
-                    keys.get("DRIVER"), keys.get("STATUS"), keys.get("HWP"),
+                and keys.get("HWP", "0") != "0" and keys.get("PM-ENABLE") == "0x1"
+                and keys.get("GOVERNOR0") == "schedutil" and keys.get("GOVERNOR1") == "schedutil",
+                "driver %s, status %s, 'HWP enabled' lines %s, IA32_PM_ENABLE %s, governors %s/%s" % (
+                    keys.get("DRIVER"), keys.get("STATUS"), keys.get("HWP"), keys.get("PM-ENABLE"),
                     keys.get("GOVERNOR0"), keys.get("GOVERNOR1")))
 
     @check("record: every phase marker reached the host")
@@ -258,6 +258,14 @@ def checks(tl, highest, hi0, guar, lowest):
         return (e and e["des"] == highest[1] and
                 (keys.get("STATUS-PASSIVE") or "").split()[:3] == ["passive", "intel_cpufreq", "schedutil"],
                 "%s; status, driver, governor: %s" % (seen("passive-again", 1), keys.get("STATUS-PASSIVE")))
+
+    # turbo disabled by the firmware at run time (MISC_ENABLE bit 38):
+    # intel_pstate sees it, and sees it go again
+    @check("turbo disabled by the firmware: no_turbo reads 1, then 0 again")
+    def _():
+        on, off = keys.get("NO-TURBO-FIRMWARE"), keys.get("NO-TURBO-FIRMWARE-BACK")
+        return (on == "1" and off == "0",
+                "no_turbo with MISC_ENABLE[38] set %s, after it is cleared %s" % (on, off))
 
     # ---- the kselftest ----------------------------------------------------
     @check("kselftest cpufreq_hwp passes on the real driver (no skip)")

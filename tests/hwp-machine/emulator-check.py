@@ -35,7 +35,7 @@ def checks(tl, transcript):
         return (tl.names and not missing,
                 "%d phases, missing in the record: %s" % (len(tl.names), missing or "none"))
 
-    # (was tests/55-hwp-machine.sh's hwp-capabilities-per-vcpu)
+
     @check("HWP capabilities per vCPU as given: 30/18/10/8 and 24/18/10/8, cpu1 cpuinfo_max_freq 2.4 GHz")
     def _():
         want = [LOWEST << 24 | EFFICIENT << 16 | GUARANTEED << 8 | HIGHEST[c] for c in (0, 1)]

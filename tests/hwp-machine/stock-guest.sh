@@ -1,0 +1,7 @@
+# Guest script of the stock-machine boots of tests/54-emulator-hwp-machine.sh
+# (Debian's QEMU, and the patched one with hwp=off): what drives cpufreq and
+# the CPU flags, which must be the same on both.
+d=/sys/devices/system/cpu
+echo "HWP-DRIVER=$(cat $d/cpu0/cpufreq/scaling_driver 2>/dev/null || echo none)"
+echo "HWP-STATUS=$(cat $d/intel_pstate/status 2>/dev/null || echo absent)"
+echo "HWP-FLAGS=$(grep -m1 '^flags' /proc/cpuinfo | sed 's/^flags[[:space:]]*: //')"
