@@ -21,10 +21,6 @@ BUILD           ?= $(CURDIR)/build
 KSRC            ?= $(BUILD)/linux
 PATCHES         ?= $(CURDIR)/patches
 JOBS            ?= $(shell nproc)
-# fragments of the x86_64 test kernel (also what `make` boots); empty: the
-# default of tools/test-kernel.sh (Kconfig.fragment, configs/x86_64-test.config
-# and the x86 KUnit fragments)
-TEST_FRAGMENTS  ?=
 # boot parameters of the main job
 BOOT_ARGS       ?= intel_pstate=passive cpufreq.default_governor=schedutil
 # empty: `make deps` (apt-get) runs first; set: skip it and use what is installed
@@ -43,11 +39,11 @@ CHECK_RUN       := env -u CC -u LLVM -u LLVM_IAS -u TOOLCHAIN MAKEFLAGS=
 
 REPO := $(CURDIR)
 export REPO BUILD KSRC PATCHES BASE_VERSION BASE_SHA256 MIRROR SECURITY_MIRROR \
-       LOCAL_TARBALL SERIES_AUTHOR SUBJECT_PREFIX JOBS TEST_FRAGMENTS BOOT_ARGS
+       LOCAL_TARBALL SERIES_AUTHOR SUBJECT_PREFIX JOBS BOOT_ARGS
 
 .DEFAULT_GOAL := all
 .NOTPARALLEL:
-.PHONY: all deps base source-deb config-deb tree export series-status kernel boot check check-full \
+.PHONY: all deps base source-deb config-deb tree export series-status kernel boot check \
         clean distclean help
 
 ## all: the main job: deps, base, tree, x86_64 test kernel and its boot, the HWP machine (QEMU, kernel, boot under load), summary
@@ -82,7 +78,7 @@ export:
 series-status:
 	@tools/series.sh status
 
-## kernel: build the x86_64 test kernel (Kconfig.fragment, configs/x86_64-test.config, kunit-x86, kunit-e2e; TEST_FRAGMENTS)
+## kernel: build the x86_64 test kernel (x86_64-test in configs/kernels)
 kernel: tree
 	@$(RUN) tools/test-kernel.sh
 
@@ -90,13 +86,9 @@ kernel: tree
 boot:
 	@$(RUN) tools/main.sh --no-deps
 
-## check: deps, base, tree, then the tests/NN-*.sh suites but 24 and 57 (TESTS='01 10' for some); ends with the time per suite, the total and its multiple of T_ref
+## check: deps, base, tree, then every tests/NN-*.sh suite (TESTS='01 40' for some); ends with the time per suite, the total and its multiple of T_ref
 check: deps tree
 	@$(CHECK_RUN) CHECK_START=$(CHECK_START) tools/check.sh
-
-## check-full: as check, plus suite 24 (config variants)
-check-full: deps tree
-	@$(CHECK_RUN) CHECK_FULL=1 CHECK_START=$(CHECK_START) tools/check.sh
 
 ## clean: drop kernel objects and logs (keeps the downloaded base and the tree)
 clean:

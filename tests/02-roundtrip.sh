@@ -2,10 +2,28 @@
 # Suite 02: on the untouched tree, `make export` reproduces patches/ byte for
 # byte (exported to a scratch directory; patches/ is not written), and the
 # kernel files kept in the repository (KERNEL-FILES) are the series tip's.
+# The kernels: Documentation/project/kernels.md holds the table of
+# configs/kernels (tools/kernel.sh table), and no script but tools/kernel.sh
+# calls tools/build-kernel.sh.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 . "$REPO/tools/lib/ktap.sh"
-ktap_plan 3
+ktap_plan 5
+# the kernels first: they need no patches
+if "$REPO/tools/kernel.sh" table >"$BUILD/.kernels.md" 2>&1 &&
+	grep -qxFf "$BUILD/.kernels.md" "$REPO/Documentation/project/kernels.md" &&
+	[ "$(grep -cxFf "$BUILD/.kernels.md" "$REPO/Documentation/project/kernels.md")" = "$(wc -l <"$BUILD/.kernels.md")" ] &&
+	[ "$(grep -c '^| `' "$REPO/Documentation/project/kernels.md")" = "$(grep -c '^| `' "$BUILD/.kernels.md")" ]; then
+	ktap_ok "kernels.md holds the table of configs/kernels" "$(($(wc -l <"$BUILD/.kernels.md") - 2)) kernels"
+else
+	ktap_fail "kernels.md holds the table of configs/kernels" "Documentation/project/kernels.md differs from 'tools/kernel.sh table' (paste its output there)"
+fi
+rm -f "$BUILD/.kernels.md"
+# a call: the script's path, then its arguments (not a mention in a comment
+# or a list of files)
+others=$(cd "$REPO" && grep -rlE '^[^#]*\$(REPO/tools|here)/build-kernel\.sh"? ' tools tests mk Makefile |
+	grep -vx 'tools/kernel.sh\|tools/build-kernel.sh\|tests/02-roundtrip.sh' || true)
+ktap_check "every kernel is built through tools/kernel.sh" "tools/build-kernel.sh named by: $others" [ -z "$others" ]
 if ! ls "$REPO"/patches/*.patch >/dev/null 2>&1; then
 	ktap_skip_rest "patches/ has no patches yet"
 	exit 0

@@ -1,156 +1,85 @@
 #!/bin/bash
-# Suite 21: the series is bisectable: every patch builds.
-#  - Bisect: in a worktree of the kernel tree, the x86_64 test kernel builds
-#    after each patch (base first), incrementally in one output directory.
-#    The test fragments are filtered, at each commit, to the symbols that
-#    exist there, so a patch that adds a Kconfig symbol is built with it from
-#    that patch on. A patch that changes a header only in functions, function
-#    pointers and macros rebuilds only the includers that can break: those
-#    whose sources or headers name one of them, where a name in the body of
-#    another header's inline stands for that inline's name, plus one
-#    includer of each such header and of the changed one, which compiles
-#    their bodies (tools/bisect-narrow.py); the
-#    header is dated back so that kbuild leaves the other includers alone,
-#    and they stay as built before it, also at the tip. Any other header
-#    change (types, members, variables, #include or #if lines) rebuilds
-#    every includer as kbuild would. The base step starts from a copy of
-#    the test kernel's build (suite 10: the series tip in the kernel tree,
-#    built in full from a clean directory; SEED=x86_64-test, or
-#    BISECT_SEED): tools/relocate-seed.py points it at the worktree and
-#    deletes every object made from a file that differs between the tip and
-#    the base, but for a header change it narrows as for a patch (below),
-#    so kbuild remakes those and what the base's configuration changes;
-#    without that build, the base step is a full build of its own. These
-#    builds link vmlinux and stop (VMLINUX_ONLY): no bootable image, which
-#    nothing here boots.
-#  - The worktree is left at the series tip, with the bisect's tip build
-#    in $BUILD/out/bisect: suite 24 (the configuration variants, in
-#    make check-full) starts its builds from a copy of it.
-# KTAP; plan: the bisect-narrow self-test, then one result per step (the
-# base and each commit of base..series), counted before any check.
+# Suite 21: the series is bisectable: every patch builds. In a worktree of
+# its own ($BUILD/wt/bisect), the walk kernel of configs/kernels is built
+# (tools/kernel.sh) at the base and after each patch, in one build
+# directory ($BUILD/out/walk), with plain incremental kbuild: git checks
+# the commit out, touching the files it changes, and kbuild rebuilds what
+# they and the configuration reach (its own dependency tracking; the
+# fragments are filtered to the symbols each commit has, so a patch that
+# adds a Kconfig symbol is built with it from that patch on). Each step
+# links vmlinux (nothing boots it); the base step makes a bzImage and keeps
+# a copy with its key: the A side of suite 57's A/B.
+# The worktree is left at the series tip, with the tip's build: suite 24's
+# variants build there next.
+# A walk whose every input is that of a walk that passed here before (the
+# commits, the declaration and fragments, the toolchain and its packages,
+# the harness files) has that walk's results: they are reported as
+# "ok ... # cached <date> <key>", which tools/check.sh never counts as
+# passes; CHECK_FRESH=1 builds anyway.
+# KTAP; plan: one result per step (the base and each commit of
+# base..series).
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
-out=$BUILD/out/bisect
-tmp=$BUILD/tmp/suite21
-mkdir -p "$tmp"
+out=$BUILD/out/walk
 # shellcheck source=tools/lib/series-wt.sh
 . "$REPO/tools/lib/series-wt.sh"
 # shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 
-# no branch: no commits, and the base step fails below with the reason
 commits=$(git -C "$KSRC" rev-list --reverse "$base..$branch" 2>/dev/null)
 # shellcheck disable=SC2086 # one word per commit
 set -- $commits
-ktap_plan $((2 + $#))
-
-if out_st=$("$REPO/tools/bisect-narrow.py" --self-test 2>&1); then
-	ktap_ok "bisect-narrow narrows only what it can" "$(echo "$out_st" | tail -n 1)"
-else
-	echo "$out_st" | sed 's/^/  /'
-	ktap_fail "bisect-narrow narrows only what it can" "its self-test failed (above)"
-fi
+ktap_plan $((1 + $#))
 if ! series_wt; then
 	ktap_fail_rest "$SERIES_WT_WHY"
 	exit 0
 fi
 
-# A walk whose every input is the same as one that passed before (the
-# commits, the fragments, the toolchain and the packages it comes from,
-# the seed, and this harness) has the same result: its record is shown
-# instead of building again, marked as such; CHECK_FRESH=1 builds anyway.
-# Only a walk where every step passed on a clean worktree is recorded, and
-# it is shown only while its tip build is still in $out and the worktree
-# is clean; the worktree is then checked out at the tip (suite 24 starts
-# from them; suite 57 leaves it at the base).
-key=$( {
-	git -C "$KSRC" rev-parse "$base" && echo "$commits"
-	cat "${frags[@]}"
-	echo "toolchain ${TOOLCHAIN:-gcc} seed ${BISECT_SEED-x86_64-test}"
-	gcc --version | head -n 1; ld --version | head -n 1; make --version | head -n 1
-	dpkg-query -W -f='${Package} ${Version}\n' gcc-12 binutils make libelf-dev ccache python3 git 2>&1
-	cd "$REPO" && sha256sum tools/build-kernel.sh tools/bisect-narrow.py tools/relocate-seed.py \
-		tools/filter-fragments.sh tools/lib/series-wt.sh tests/21-series-build.sh
-} | sha256sum | cut -c1-16)
-record=$BUILD/state/bisect-$key.pass
+key=$(walk_key walk tests/21-series-build.sh)
+record=$BUILD/state/walk-$key.pass
 tip=$(git -C "$KSRC" rev-parse "$branch")
-if [ "${CHECK_FRESH:-0}" != 1 ] && [ -f "$record" ] && [ -f "$out/vmlinux" ] &&
-	[ "$(cat "$out/.bisect-commit" 2>/dev/null)" = "$tip" ] && [ -z "$(git -C "$wt" status --porcelain)" ] &&
-	git -C "$wt" checkout -q --detach "$tip"; then
+if [ "${CHECK_FRESH:-0}" != 1 ] && [ -f "$record" ] && walk_at "$tip"; then
 	when=$(date -u -r "$record" '+%Y-%m-%d %H:%M UTC')
-	echo "INFO: bisect: the walk with these inputs (key $key: commits, fragments, toolchain and its packages, harness) passed on $when; its results follow, not built again (CHECK_FRESH=1 builds)"
-	# one name per step; a record that does not match the plan shows as
-	# missing or extra results
+	echo "# the walk with these inputs (key $key) passed on $when: its results, not built again (CHECK_FRESH=1 builds)"
 	while IFS= read -r name; do
 		ktap_cached "$name" "$when $key"
 	done <"$record"
 	exit 0
 fi
-rm -f "$BUILD"/state/bisect-*.pass
-walk=$tmp/walk.$$
+rm -f "$BUILD"/state/walk-*.pass
+walk=$BUILD/state/walk.$$
 : >"$walk"
-
 i=0
 failed0=$KTAP_FAILED
 for c in "$base" $commits; do
 	subj=$(git -C "$KSRC" log -1 --format=%s "$c" | tr "#" " ")
 	[ "$c" = "$base" ] && label="base" || label=$(printf 'patch %02d: %s' "$i" "$subj")
-	# the commit $out was last built at, when that build passed: a header
-	# change since then is narrowed (for the base step of a second run,
-	# from the tip of the first)
-	prev=$(cat "$out/.bisect-commit" 2>/dev/null || true)
-	git -C "$wt" cat-file -e "$prev^{commit}" 2>/dev/null || prev=
-	rm -f "$out/.bisect-commit"
 	name="builds at $label"
-	if ! git -C "$wt" checkout -q --detach "$c"; then
-		ktap_fail "$name" "checkout of $c in $wt failed"
-		i=$((i + 1))
+	i=$((i + 1))
+	if ! walk_at "$c"; then
+		ktap_fail "$name" "$SERIES_WT_WHY"
 		continue
-	fi
-	# local changes would ride along the checkouts: the walk would not be
-	# the commits'
-	if [ -n "$(git -C "$wt" status --porcelain)" ]; then
-		git -C "$wt" status --short | head -n 5 | sed 's/^/  /'
-		ktap_fail "$name" "the worktree $wt has local changes (git -C $wt stash, or remove it)"
-		i=$((i + 1))
-		continue
-	fi
-	filter_frags "$wt" "$tmp/bisect.config" "${frags[@]}"
-	narrowed=""
-	if [ -n "$prev" ] && [ "$prev" != "$c" ] && [ -f "$out/vmlinux" ]; then
-		if ! "$REPO/tools/bisect-narrow.py" "$wt" "$c" "$out" "$prev" >"$tmp/narrow" 2>"$tmp/narrow.err"; then
-			sed 's/^/  /' "$tmp/narrow.err"
-			ktap_fail "$name" "tools/bisect-narrow.py failed"
-			i=$((i + 1))
-			continue
-		fi
-		while read -r kind path _; do
-			case $kind in
-			# 2000-01-01: older than every object in $out
-			header) touch -c -d @946684800 "$path" ;;
-			object) rm -f "$out/$path" ;;
-			esac
-		done <"$tmp/narrow"
-		narrowed=$(awk -v wt="$wt/" '
-			$1 == "header" { if (h != "") printf "%s; ", s; h = substr($2, length(wt) + 1); n = $3; k = 0; s = "" }
-			$1 == "object" { k++ }
-			h != "" { s = sprintf("%s: %d of %d includers rebuilt", h, k, n) }
-			END { if (h != "") printf "%s", s }' "$tmp/narrow")
 	fi
 	t0=$SECONDS
-	if KSRC=$wt SEED=${BISECT_SEED-x86_64-test} SEED_NARROW=1 VMLINUX_ONLY=1 "$build" bisect x86_64 "$tmp/bisect.config" >"$tmp/bisect.log" 2>&1; then
-		echo "$c" >"$out/.bisect-commit"
+	only=1
+	[ "$c" != "$base" ] || only=0
+	if img=$(VMLINUX_ONLY=$only "$REPO/tools/kernel.sh" build walk 2>"$out.log"); then
 		echo "$name" >>"$walk"
-		ktap_ok "$name" "$narrowed"
-		echo "INFO: bisect $label: build step $((SECONDS - t0))s$(sed -n 's/.*(SEED), relocated from [^:]*: / (started from a copy of the test kernel: /p' "$tmp/bisect.log" | sed 's/$/)/')"
+		ktap_ok "$name" "$((SECONDS - t0)) s"
+		if [ "$c" = "$base" ]; then
+			mkdir -p "$BUILD/out/walk-base"
+			cp "$img" "$BUILD/out/walk-base/bzImage"
+			echo "$(git -C "$KSRC" rev-parse "$base") $(sha256sum <"$out/.config" | cut -c1-64)" \
+				>"$BUILD/out/walk-base/key"
+		fi
 	else
-		tail -n 8 "$tmp/bisect.log" | sed 's/^/  /'
-		ktap_fail "$name" "see $BUILD/out/bisect/build.log"
+		tail -n 8 "$out.log" | sed 's/^/  /'
+		ktap_fail "$name" "see $out/build.log"
 	fi
-	i=$((i + 1))
 done
+walk_at "$tip" || echo "# $SERIES_WT_WHY"
 if [ "$KTAP_FAILED" = "$failed0" ] && [ "$(wc -l <"$walk")" = "$i" ]; then
-	mkdir -p "$BUILD/state" && mv "$walk" "$record"
+	mv "$walk" "$record"
 fi
 rm -f "$walk"
 exit 0

@@ -9,13 +9,10 @@
 # Twice: with gcc (W=1 and sparse), then with Debian's clang and LLVM (make
 # LLVM=1 LLVM_IAS=1, W=1; sparse does not depend on the compiler), the base
 # built the same way.
-# Each of the four trees is configured and prepared by tools/build-kernel.sh
-# (KMAKE_TARGETS=prepare), once: a later run reconfigures it only when its
-# configuration inputs change, and compiles the touched objects again. The
-# suite runs after 23, so that the compiler-built parts of the clang trees'
-# prepare come from ccache, as the gcc trees' do after suite 10. (Starting
-# the trees from copies of the test kernels' builds, SEED, was tried and
-# measured slower: 86 s against 65 s, 2026-12-03.)
+# Each of the four kernels (warn-* in configs/kernels) is configured and
+# prepared by tools/kernel.sh (KMAKE_TARGETS=prepare): a later run
+# reconfigures it only when its configuration inputs change, and compiles
+# the touched objects again.
 # KTAP, plan 2: gcc (W=1 and sparse), clang (W=1). Each nests a document
 # of its own, written once its compiles are done (the objects to check are
 # known only then): one result per compiled object and one for the
@@ -32,9 +29,6 @@ mkdir -p "$tmp" "$BUILD/wt"
 . "$REPO/tools/lib/ktap.sh"
 ktap_plan 2
 
-frags=("$REPO/Kconfig.fragment" "$REPO/configs/x86_64-test.config")
-for f in "$REPO"/configs/kunit*.config; do [ -f "$f" ] && frags+=("$f"); done
-filter_frags() { "$REPO/tools/filter-fragments.sh" "$@"; }
 
 if [ ! -e "$wt/.git" ]; then
 	rm -rf "$wt"
@@ -60,9 +54,7 @@ fi
 warnings() { # name tree toolchain -> $tmp/NAME.warn
 	local name=$1 tree=$2 tc=$3 out=$BUILD/out/$1 objs=() f o dir check=(C=2 CHECK=sparse)
 	[ "$tc" = llvm ] && check=()
-	filter_frags "$tree" "$tmp/$name.config" "${frags[@]}"
-	KSRC=$tree TOOLCHAIN=$tc KMAKE_TARGETS=prepare \
-		"$REPO/tools/build-kernel.sh" "$name" x86_64 "$tmp/$name.config" >"$tmp/$name.log" 2>&1 || return 1
+	KMAKE_TARGETS=prepare "$REPO/tools/kernel.sh" build "$name" >"$tmp/$name.log" 2>&1 || return 1
 	for f in $files; do
 		[ -f "$tree/$f" ] || continue
 		o=${f%.c}.o
@@ -82,8 +74,8 @@ warnings() { # name tree toolchain -> $tmp/NAME.warn
 	echo "${objs[@]}" >"$tmp/$name.objs"
 	[ ${#objs[@]} -gt 0 ] || { : >"$tmp/$name.warn"; return 0; }
 	rm -f "${objs[@]/#/$out/}" "$out/build.log"
-	KSRC=$tree TOOLCHAIN=$tc KMAKE_TARGETS="${objs[*]}" KMAKE_ARGS="W=1 ${check[*]}" \
-		"$REPO/tools/build-kernel.sh" "$name" x86_64 "$tmp/$name.config" >>"$tmp/$name.log" 2>&1
+	KMAKE_TARGETS="${objs[*]}" KMAKE_ARGS="W=1 ${check[*]}" \
+		"$REPO/tools/kernel.sh" build "$name" >>"$tmp/$name.log" 2>&1
 	local rc=$?
 	cp "$out/build.log" "$tmp/$name.raw" 2>/dev/null
 	[ $rc = 0 ] || return 1

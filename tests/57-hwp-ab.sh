@@ -1,8 +1,9 @@
 #!/bin/bash
 # Suite 57: the A/B pipeline of tools/hwp-ab.py end to end on the emulated
-# HWP machine (issue 12, item 4): the base 5.10 kernel against the series,
-# both with the fragments of the one x86 test kernel (tools/test-kernel.sh;
-# at the base, the symbols it has: no KUnit suite), intel_pstate=passive and schedutil. The guest
+# HWP machine: the base 5.10 kernel (the walk kernel's base step of suite
+# 21, configs/kernels) against the series (the x86 test kernel), both with
+# the test fragments (at the base, the symbols it has: no KUnit suite),
+# intel_pstate=passive and schedutil. The guest
 # (tests/hwp-machine/ab-guest.sh) runs the tool's workloads from its plan
 # (hwp-ab.py plan, with the guest's own work calibration from a first boot)
 # and reads the machine's SIMULATED package energy counter around each; the
@@ -24,17 +25,11 @@
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 export REPO BUILD KSRC
-BASE_VERSION=${BASE_VERSION:-5.10.262-1}
-base=base-$BASE_VERSION
 dir=$BUILD/state/57-hwp-ab
 logs=$BUILD/logs
-# the base tree: suite 21's worktree (suite 21 leaves it at the series tip, so
-# it is checked out at the base here); the base kernel's first build starts
-# from a copy of that suite's last build there (SEED: only what the series and
-# the configuration change is
-# rebuilt), or from scratch when suite 21 has not run
-wt=$BUILD/wt/bisect
-mkdir -p "$dir" "$logs" "$BUILD/wt"
+mkdir -p "$dir" "$logs"
+# shellcheck source=tools/lib/series-wt.sh
+. "$REPO/tools/lib/series-wt.sh"
 ab=$REPO/tools/hwp-ab.py
 ARGS="intel_pstate=passive cpufreq.default_governor=schedutil"
 
@@ -53,21 +48,28 @@ if ! series_img=$("$REPO/tools/test-kernel.sh" 2>"$dir/kernel.err"); then
 	ktap_fail "kernels and machine build" "the x86 test kernel did not build (tools/test-kernel.sh)"
 	stop "the x86 test kernel did not build"
 fi
-# the base kernel, in a worktree of the kernel tree at the base tag
-if [ ! -e "$wt/.git" ]; then
-	rm -rf "$wt"
-	git -C "$KSRC" worktree prune
-	git -C "$KSRC" worktree add -q --detach "$wt" "$base" || { ktap_fail "kernels and machine build" "cannot create worktree $wt"; stop "no base kernel"; }
+# the base kernel: the walk kernel's base step (suite 21 keeps a copy of its
+# bzImage with the base commit and the configuration's hash); without a
+# current copy it is built here the same way, incrementally in the walk's
+# worktree and build directory
+base_img=$BUILD/out/walk-base/bzImage
+want=$(git -C "$KSRC" rev-parse "$base")
+if [ ! -f "$base_img" ] || [ "$(cut -d' ' -f1 "$BUILD/out/walk-base/key" 2>/dev/null)" != "$want" ]; then
+	if ! series_wt || ! walk_at "$base"; then
+		ktap_fail "kernels and machine build" "$SERIES_WT_WHY"
+		stop "no base kernel"
+	fi
+	if ! img=$(VMLINUX_ONLY=0 "$REPO/tools/kernel.sh" build walk 2>"$dir/base-kernel.err"); then
+		sed 's/^/  /' "$dir/base-kernel.err" | tail -n 20
+		ktap_fail "kernels and machine build" "the base kernel did not build"
+		stop "no base kernel"
+	fi
+	mkdir -p "$BUILD/out/walk-base"
+	cp "$img" "$base_img"
+	echo "$want $(sha256sum <"$BUILD/out/walk/.config" | cut -c1-64)" >"$BUILD/out/walk-base/key"
+	walk_at "$branch" || echo "# $SERIES_WT_WHY"
 fi
-git -C "$wt" checkout -q --detach "$base" || { ktap_fail "kernels and machine build" "cannot check out $base in $wt"; stop "no base kernel"; }
-"$REPO/tools/filter-fragments.sh" "$wt" "$dir/base.config" "$REPO/Kconfig.fragment" \
-	"$REPO/configs/x86_64-test.config" "$REPO/configs/kunit-x86.config" "$REPO/configs/kunit-e2e.config"
-if ! base_img=$(KSRC=$wt SEED=bisect "$REPO/tools/build-kernel.sh" x86_64-hwp-base x86_64 "$dir/base.config" 2>"$dir/base-kernel.err"); then
-	sed 's/^/  /' "$dir/base-kernel.err" | tail -n 20
-	ktap_fail "kernels and machine build" "the base kernel did not build"
-	stop "no base kernel"
-fi
-ktap_ok "kernels and machine build" "$(grep -h 'built .* in' "$dir/base-kernel.err" | sed 's/^build-kernel: //')"
+ktap_ok "kernels and machine build" "$series_img; base $base_img (the walk's base step)"
 
 # guest programs: the tool's helpers (static) and hwpload for the MSRs
 extra=()

@@ -62,7 +62,6 @@ BUILD=${BUILD:-$REPO/build}
 KSRC=${KSRC:-$BUILD/linux}
 export REPO BUILD KSRC
 splats='BUG:|WARNING:|possible circular locking|suspicious RCU usage|sleeping function called from invalid context|KASAN|UBSAN|Oops|Call Trace|general protection|detected stalls|self-detected stall'
-common=("$REPO/configs/x86_64-test.config" "$REPO/Kconfig.fragment" "$REPO/configs/robustness.config" "$REPO/configs/debug.config")
 mkdir -p "$BUILD"
 fail=0
 . "$REPO/tools/lib/ktap.sh"
@@ -70,12 +69,10 @@ ktap_plan 11
 # stop WHY: fail every result not yet reported, and end
 stop() { ktap_fail_rest "$1"; exit 1; }
 
-# 1. the KUnit suites in the debug kernel, on stock QEMU. Its first build
-# starts from the test kernel's (SEED), the HWP machine's from this one's.
+# 1. the KUnit suites in the debug kernel (debug-x86 of configs/kernels), on
+# stock QEMU
 t0=$(date +%s)
-if ! htree=$("$REPO/tools/harness-tree.sh" 2>"$BUILD/58-build.err") ||
-	! kimage=$(KSRC=$htree SEED=x86_64-test "$REPO/tools/build-kernel.sh" debug-x86 x86_64 "${common[@]}" \
-	"$REPO/configs/kunit-x86.config" "$REPO/configs/kunit-e2e.config" 2>>"$BUILD/58-build.err") ||
+if ! kimage=$("$REPO/tools/kernel.sh" build debug-x86 2>"$BUILD/58-build.err") ||
 	! ko=$("$REPO/tools/build-test-module.sh" "$BUILD/out/debug-x86" x86_64 2>>"$BUILD/58-build.err"); then
 	sed 's/^/  /' "$BUILD/58-build.err"
 	ktap_fail build "the debug kernel with the KUnit suites did not build"

@@ -3,6 +3,9 @@
 #
 #   tools/build-kernel.sh NAME ARCH FRAGMENT...
 #
+# Called by tools/kernel.sh, which resolves a kernel of configs/kernels
+# into these arguments; nothing else calls it.
+#
 # NAME      objects go to $BUILD/out/NAME
 # ARCH      x86_64 or arm64 (cross-compiled with aarch64-linux-gnu-)
 # FRAGMENT  Kconfig fragments merged, in order, on top of `make tinyconfig`
@@ -11,15 +14,14 @@
 #           (the last fragment that names it wins); otherwise it's an error.
 #
 # Prints the image path on stdout. Logs: $BUILD/out/NAME/{config,build}.log.
-# Re-running with unchanged inputs only re-runs kbuild's incremental make.
-# Environment: REPO BUILD KSRC JOBS; SEED (see below); VMLINUX_ONLY; KMAKE_TARGETS
-# and KMAKE_ARGS (below); CCACHE_DIR as usual;
+# Re-running with unchanged inputs only re-runs kbuild's incremental make:
+# kbuild and ccache decide what is compiled again.
+# Environment: REPO BUILD KSRC JOBS; VMLINUX_ONLY; KMAKE_TARGETS and
+# KMAKE_ARGS (below); CCACHE_DIR as usual (one for every build);
 # TOOLCHAIN=gcc (the default: gcc, or aarch64-linux-gnu-gcc for arm64) or
 # TOOLCHAIN=llvm (Debian's clang and LLVM: make LLVM=1 LLVM_IAS=1, as
 # Android's GKI builds 5.10). An LLVM/LLVM_IAS that a calling make exports
-# is overridden, so the toolchain is always the one TOOLCHAIN names. A SEED
-# must have been built by the same compiler (CONFIG_CC_IS_GCC or
-# CONFIG_CC_IS_CLANG, and its CONFIG_CC_VERSION_TEXT).
+# is overridden, so the toolchain is always the one TOOLCHAIN names.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,13 +54,11 @@ esac
 if [ "${VMLINUX_ONLY:-0}" = 1 ]; then
 	image=vmlinux target=vmlinux
 fi
-# KMAKE_TARGETS='prepare' or 'dir/file.o ...': configure (and seed) as for
-# a build, then make these targets instead of an image, with KMAKE_ARGS
-# added (W=1 C=2 ...: words split at white space, no quoting), and print
-# the output directory. The output of that make is in build.log. Such a
-# directory is not a finished build: it writes no .build-stats, so nothing
-# takes it for a SEED. Both are taken out of the environment here, so that
-# the kernel's make does not see them.
+# KMAKE_TARGETS='prepare' or 'dir/file.o ...': configure as for a build,
+# then make these targets instead of an image, with KMAKE_ARGS added (W=1
+# C=2 ...: words split at white space, no quoting), and print the output
+# directory. The output of that make is in build.log. Both are taken out
+# of the environment here, so that the kernel's make does not see them.
 targets=${KMAKE_TARGETS:-}
 read -r -a make_args <<<"${KMAKE_ARGS:-}"
 unset KMAKE_TARGETS KMAKE_ARGS
@@ -66,57 +66,18 @@ TOOLCHAIN=${TOOLCHAIN:-gcc}
 case "$TOOLCHAIN" in
 gcc)
 	command -v "${cross}gcc" >/dev/null || die "${cross}gcc not found (run 'make deps')"
-	ccbin=${cross}gcc toolchain=(LLVM= LLVM_IAS=) cc_is=CONFIG_CC_IS_GCC ;;
+	ccbin=${cross}gcc toolchain=(LLVM= LLVM_IAS=) ;;
 llvm)
 	for t in clang ld.lld llvm-ar llvm-nm llvm-objcopy llvm-objdump llvm-readelf llvm-strip; do
 		command -v "$t" >/dev/null || die "$t not found (run 'make deps')"
 	done
-	ccbin=clang toolchain=(LLVM=1 LLVM_IAS=1) cc_is=CONFIG_CC_IS_CLANG ;;
+	ccbin=clang toolchain=(LLVM=1 LLVM_IAS=1) ;;
 *) die "unsupported TOOLCHAIN $TOOLCHAIN (gcc or llvm)" ;;
 esac
 
 out=$BUILD/out/$name
-# SEED=OTHER: a first build of NAME starts from a copy of $BUILD/out/OTHER, a
-# finished build of the same architecture and compiler with a similar
-# config; kbuild then rebuilds only what the configuration difference
-# touches (its per-option dependencies, include/config/), not the whole
-# kernel. The result is the same as a build from scratch. OTHER may have
-# been built from another worktree of the same repository (the test
-# kernel's tree for the bisect's base): tools/relocate-seed.py then points
-# the copy at this tree and deletes what was made from a file that differs
-# between the two, or refuses, and the build starts from scratch. With
-# SEED_NARROW=1 (suite 21 only) a header change is narrowed as in suite
-# 21: the includers it cannot break stay as the seed built them, so the
-# result is then not a from-scratch build's.
-seed=${SEED:-}
-seed_tree=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$BUILD/out/$seed/Makefile" 2>/dev/null || true)
-if [ -n "$seed" ] && [ ! -f "$out/.config" ] && ! { [ -f "$BUILD/out/$seed/.build-stats" ] &&
-	[ -n "$seed_tree" ] && [ -d "$seed_tree" ] &&
-	grep -q "^CONFIG_$(echo "$karch" | tr a-z A-Z)=y" "$BUILD/out/$seed/.config" &&
-	grep -q "^$cc_is=y" "$BUILD/out/$seed/.config" &&
-	grep -qxF "CONFIG_CC_VERSION_TEXT=\"$("$ccbin" --version | head -n 1)\"" "$BUILD/out/$seed/.config"; }; then
-	log "$name: not seeded: $BUILD/out/$seed is not a finished build of this architecture and compiler; building from scratch"
-	seed=
-fi
-if [ -n "$seed" ] && [ ! -f "$out/.config" ]; then
-	rm -rf "$out.seed"
-	cp -a "$BUILD/out/$seed" "$out.seed"
-	rm -f "$out.seed/.config.inputs" "$out.seed/.build-stats" "$out.seed"/*.log
-	# until objtool is settled below; survives an interrupted run
-	echo "$seed" >"$out.seed/.seed-objtool-pending"
-	if [ "$seed_tree" = "$(cd "$KSRC" && pwd -P)" ]; then
-		rm -rf "$out" && mv "$out.seed" "$out"
-		log "$name: starting from a copy of $BUILD/out/$seed (SEED)"
-	elif r=$("$here/relocate-seed.py" "$out.seed" "$BUILD/out/$seed" "$seed_tree" "$KSRC" 2>&1); then
-		rm -rf "$out" && mv "$out.seed" "$out"
-		log "$name: starting from a copy of $BUILD/out/$seed (SEED), $r"
-	else
-		rm -rf "$out.seed"
-		log "$name: not seeded from $BUILD/out/$seed: $r"
-	fi
-fi
 mkdir -p "$out"
-# .build-stats marks a build that finished: not while this one runs
+# .build-stats: the last finished build's time and size (the main job)
 rm -f "$out/.build-stats"
 export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2000-01-01}
 export KBUILD_BUILD_USER=${KBUILD_BUILD_USER:-build} KBUILD_BUILD_HOST=${KBUILD_BUILD_HOST:-localhost}
@@ -171,36 +132,6 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.config.inputs" 2>/dev/null)" != "$
 	fi
 	echo "$inputs" >"$out/.config.inputs"
 fi
-
-# --- a seed's objtool -------------------------------------------------------
-# On x86 every object depends on tools/objtool/objtool (scripts/Makefile.build,
-# objtool_dep), and a copied tools/objtool is always rebuilt: its .cmd files
-# name the seed's directory. A relinked objtool is newer than every copied
-# object, so without this step the whole kernel is recompiled and the seed
-# saves nothing. So build objtool first, alone, with one job (a CI run
-# failed with Error 126 on tools/objtool/arch/x86/special.o while a copied
-# tools/objtool was rebuilt inside the -j build; the cause is not known;
-# alone, with one job, objtool's build runs beside nothing), and
-# when it is the seed's program byte for byte (stripped of its debug
-# information and build ID, which name the directory) give the seed's time
-# back to it and to everything it was made from (all of tools/, so that no
-# part is newer than what depends on it): the objects it checked are valid.
-if [ -f "$out/.seed-objtool-pending" ] && [ -x "$out/tools/objtool/objtool" ]; then
-	# kept from an interrupted run: the seed's program and time
-	[ -f "$out/.seed-objtool" ] || cp -p "$out/tools/objtool/objtool" "$out/.seed-objtool"
-	kmake -j1 tools/objtool >"$out/objtool.log" 2>&1 ||
-		{ tail -n 20 "$out/objtool.log" >&2; die "objtool build failed (log: $out/objtool.log)"; }
-	strip -R .note.gnu.build-id -o "$out/.seed-objtool.a" "$out/.seed-objtool"
-	strip -R .note.gnu.build-id -o "$out/.seed-objtool.b" "$out/tools/objtool/objtool"
-	if cmp -s "$out/.seed-objtool.a" "$out/.seed-objtool.b"; then
-		find "$out/tools" -exec touch -h -r "$out/.seed-objtool" {} +
-		log "$name: objtool rebuilt, the same program as the seed's: its time is the seed's"
-	else
-		log "$name: objtool differs from the seed's: every object is rebuilt"
-	fi
-	rm -f "$out/.seed-objtool" "$out/.seed-objtool.a" "$out/.seed-objtool.b"
-fi
-rm -f "$out/.seed-objtool-pending"
 
 # --- build ------------------------------------------------------------------
 if [ -n "$targets" ]; then

@@ -12,9 +12,7 @@
 # counted apart and added to the total. The last line is
 #   N passed, N failed[, N skipped]
 # and the exit status is non-zero if anything failed.
-# TESTS='01 10' limits the run to suites whose file name starts with those.
-# Without TESTS, the suites in FULL_ONLY (default: 24) run only with
-# CHECK_FULL=1 (make check-full); the run names those it left out.
+# TESTS='01 40' limits the run to suites whose file name starts with those.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,10 +21,9 @@ export BUILD=${BUILD:-$REPO/build}
 export KSRC=${KSRC:-$BUILD/linux}
 export CHECK_RUN_ID=${CHECK_RUN_ID:-$(date +%s)-$$}
 
-FULL_ONLY=${FULL_ONLY-24}
 pass=0 fail=0 skip=0
 emu_pass=0 emu_fail=0 emu_skip=0
-skips=() fails=() cached=() notrun=() times=()
+skips=() fails=() cached=() times=()
 run_start=${CHECK_START:-}
 case "$run_start" in '' | *[!0-9]*) run_start=$(date +%s) ;; esac
 first=""
@@ -39,13 +36,6 @@ for t in "$REPO"/tests/[0-9][0-9]-*.sh; do
 		sel=""
 		for p in $TESTS; do case "$suite" in "$p"*) sel=1 ;; esac; done
 		[ -n "$sel" ] || continue
-	elif [ "${CHECK_FULL:-0}" != 1 ]; then
-		sel=""
-		for p in $FULL_ONLY; do case "$suite" in "$p"*) sel=1 ;; esac; done
-		if [ -n "$sel" ]; then
-			notrun+=("$suite")
-			continue
-		fi
 	fi
 	echo "=== $suite"
 	start=$(date +%s)
@@ -86,9 +76,6 @@ fi
 if [ ${#fails[@]} -gt 0 ]; then
 	echo "Failed:"
 	printf '  %s\n' "${fails[@]}"
-fi
-if [ ${#notrun[@]} -gt 0 ]; then
-	echo "Not run (make check-full runs them): ${notrun[*]}"
 fi
 # the cost in T_ref (first field of $BUILD/state/t_ref: seconds)
 tref=$(awk 'NR == 1 { print $1 }' "$BUILD/state/t_ref" 2>/dev/null)

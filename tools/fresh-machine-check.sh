@@ -14,7 +14,7 @@
 # 3. tools/deps.sh there, as root: it must install everything.
 # 4. The steps of `make check` that depend on installed packages: `make
 #    tree`, suites 00 01 02 20 25 61 70 (25 only prepares the kernel and
-#    compiles a few objects), plus 10 40 45 60 if a prebuilt x86_64 test
+#    compiles a few objects), plus 40 45 60 if a prebuilt x86_64 test
 #    kernel is given; the static /init of suites 40-46 for x86_64 and arm64,
 #    both kernels' configuration (tinyconfig + merge_config.sh +
 #    olddefconfig) and `make prepare`, the SPDX check of checkpatch, QEMU
@@ -26,7 +26,7 @@
 #                 bind-mounted read-only and cloned with --shared, never
 #                 written); absent: `make tree` downloads and unpacks the base
 #   BZIMAGE       prebuilt x86_64 test kernel (default: the one in
-#                 $REPO/build/out/x86_64-test, if built) for suites 10 40 45 60
+#                 $REPO/build/out/x86_64-test, if built) for suites 40 45 60
 #   FUZZ_SECONDS  libFuzzer time of suite 70 (default here 10)
 #   FRESH_WORKTREE=1  test HEAD plus the uncommitted changes to tracked files
 #   MIRROR SECURITY_MIRROR   as for tools/fetch-base.sh
@@ -114,6 +114,7 @@ EOS
 		mkdir -p "$root/root/prebuilt"
 		cp "$BZIMAGE" "$root/root/prebuilt/bzImage"
 		cp "$(dirname "$BZIMAGE")/../../../.config" "$root/root/prebuilt/config" 2>/dev/null || true
+		cp -r "$(dirname "$BZIMAGE")/../../../kunit-modules" "$root/root/prebuilt/" 2>/dev/null || true
 	fi
 	: >"$root/root/worktree.diff"
 	if [ -n "${FRESH_WORKTREE:-}" ]; then
@@ -394,11 +395,11 @@ if [ -f /root/prebuilt/bzImage ]; then
 	mkdir -p "$(dirname "$img")" "$BUILD/state"
 	cp /root/prebuilt/bzImage "$img"
 	cp /root/prebuilt/config "$BUILD/out/x86_64-test/.config" 2>/dev/null || true
-	printf '%s\n%s\n' "$CHECK_RUN_ID $REPO/Kconfig.fragment $REPO/configs/x86_64-test.config $REPO/configs/kunit-x86.config $REPO/configs/kunit-e2e.config" \
-		"$img" >"$BUILD/state/test-kernel.run"
-	suites="$suites 10 40 45 60"
+	cp -r /root/prebuilt/kunit-modules "$BUILD/out/x86_64-test/" 2>/dev/null || true
+	printf '%s\n%s\n' "$CHECK_RUN_ID" "$img" >"$BUILD/state/x86_64-test.run"
+	suites="$suites 40 45 60"
 else
-	echo "no prebuilt x86_64 test kernel: suites 10 40 45 60 not run"
+	echo "no prebuilt x86_64 test kernel: suites 40 45 60 not run"
 fi
 if TESTS=$suites tools/check.sh >"$t/check.log" 2>&1; then
 	pass "tools/check.sh TESTS='$suites': $(tail -n 1 "$t/check.log")"

@@ -8,7 +8,7 @@
 # (tools/test-kernel.sh, suites 46 and 58). The scaffold is one commit
 # with a fixed identity and date, so the worktree's HEAD is the same for
 # the same series; an uncommitted change in the kernel tree is carried
-# over uncommitted (tools/relocate-seed.py sees both).
+# over uncommitted.
 #
 # Environment: REPO BUILD KSRC; HARNESS_TREE (default $BUILD/linux-harness).
 set -euo pipefail

@@ -52,9 +52,14 @@ for cpu in 0 1; do
 		# the counters are read over 2 s once the request holds the level
 		wait_request $cpu $lvl $lvl $lvl
 		e0=$(hwpload rdmsr 0 0x611)
-		t0=$(hwpload tsc $cpu) m0=$(hwpload rdmsr $cpu 0xe7) a0=$(hwpload rdmsr $cpu 0xe8)
+		# TSC, MPERF and APERF back to back in one process on the CPU
+		read -r t0 m0 a0 <<EOC
+$(hwpload counters $cpu)
+EOC
 		sleep 2
-		t1=$(hwpload tsc $cpu) m1=$(hwpload rdmsr $cpu 0xe7) a1=$(hwpload rdmsr $cpu 0xe8)
+		read -r t1 m1 a1 <<EOC
+$(hwpload counters $cpu)
+EOC
 		e1=$(hwpload rdmsr 0 0x611)
 		say CNT-$cpu-$lvl "$((t1 - t0)) $((m1 - m0)) $((a1 - a0))"
 		[ $cpu$lvl != 024 ] || say ENERGY "$e0 $e1 $(hwpload rdmsr 0 0x606)"

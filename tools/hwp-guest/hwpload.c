@@ -12,6 +12,9 @@
  *                                          logged as ev=gp ... msr=0x4f4d00NN)
  *   hwpload rdmsr CPU MSR                  print an MSR (hex) via /dev/cpu/N/msr
  *   hwpload tsc CPU                        print the TSC (rdtsc) read on CPU
+ *   hwpload counters CPU                   print the TSC, MPERF and APERF of
+ *                                          CPU (decimal), read back to back on
+ *                                          it in one process
  *   hwpload wrmsr CPU MSR VALUE            write an MSR via /dev/cpu/N/msr (the
  *                                          guests act as the platform would)
  *   hwpload uclamp MIN MAX COMMAND...      run COMMAND (one of the above) with
@@ -56,6 +59,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: hwpload spin CPU SECS | duty CPU WORK_US SLEEP_US SECS |\n"
 		"       mark N | rdmsr CPU MSR | wrmsr CPU MSR VALUE | tsc CPU |\n"
+		"       counters CPU |\n"
 		"       uclamp MIN MAX COMMAND...\n");
 	exit(2);
 }
@@ -194,6 +198,22 @@ int main(int argc, char **argv)
 		pin(num(argv[2]));
 		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 		printf("%" PRIu64 "\n", (uint64_t)hi << 32 | lo);
+		return 0;
+	}
+	if (!strcmp(argv[1], "counters") && argc == 3) {
+		uint64_t m, a;
+		uint32_t lo, hi;
+
+		pin(num(argv[2]));
+		fd = msr_fd(num(argv[2]), O_RDONLY);
+		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+		if (pread(fd, &m, sizeof(m), 0xe7) != sizeof(m) ||
+		    pread(fd, &a, sizeof(a), 0xe8) != sizeof(a)) {
+			fprintf(stderr, "hwpload: MPERF/APERF on CPU %s: %s\n", argv[2],
+				strerror(errno));
+			return 1;
+		}
+		printf("%" PRIu64 " %" PRIu64 " %" PRIu64 "\n", (uint64_t)hi << 32 | lo, m, a);
 		return 0;
 	}
 	if (!strcmp(argv[1], "wrmsr") && argc == 5) {

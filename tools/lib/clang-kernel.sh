@@ -1,7 +1,7 @@
 # shellcheck shell=bash
-# Sourced by suites 23 and 46, after tools/lib/ktap.sh: build a test kernel
-# with Debian's clang and LLVM (make LLVM=1 LLVM_IAS=1) from
-# tools/harness-tree.sh's tree, check that clang and ld.lld made it and
+# Sourced by suite 46, after tools/lib/ktap.sh: build a test kernel of
+# configs/kernels with Debian's clang and LLVM (make LLVM=1 LLVM_IAS=1)
+# from tools/harness-tree.sh's tree (tools/kernel.sh), check that clang and ld.lld made it and
 # that no file the series touches has a warning, and boot it under QEMU TCG
 # with its KUnit suites (tools/kunit-boot.sh, nested). Needs REPO BUILD
 # KSRC. clang_kernel reports CLANG_KERNEL_RESULTS results: the suite puts
@@ -12,20 +12,14 @@ branch=${SERIES_BRANCH:-series}
 # shellcheck disable=SC2034 # used by the suites that source this
 CLANG_KERNEL_RESULTS=4
 
-clang_kernel() { # NAME ARCH "SUITE..." FRAGMENT...
-	local name=$1 arch=$2 suites=$3 img out ver w touched htree pats objs f
-	shift 3
-	out=$BUILD/out/$name
+clang_kernel() { # NAME "SUITE..."
+	local name=$1 suites=$2 arch img out ver w touched pats objs f
+	arch=$("$REPO/tools/kernel.sh" get "$name" arch)
+	out=$BUILD/out/$("$REPO/tools/kernel.sh" get "$name" out)
 	touched=$(git -C "$KSRC" diff --name-only "$base..$branch" -- '*.c' '*.h' | grep -v '^tools/')
 	if [ -z "$touched" ]; then
 		ktap_fail "clang $arch: builds with LLVM=1 LLVM_IAS=1" "the series touches no .c or .h file ($base..$branch in $KSRC)?"
 		ktap_fail_rest "no touched files"
-		return
-	fi
-	if ! htree=$("$REPO/tools/harness-tree.sh" 2>"$BUILD/clang-harness-tree.err"); then
-		sed 's/^/  /' "$BUILD/clang-harness-tree.err"
-		ktap_fail "clang $arch: builds with LLVM=1 LLVM_IAS=1" "no harness tree (tools/harness-tree.sh)"
-		ktap_fail_rest "no harness tree"
 		return
 	fi
 	# the objects of the touched .c files are compiled in every run, so that
@@ -36,7 +30,7 @@ clang_kernel() { # NAME ARCH "SUITE..." FRAGMENT...
 	done
 	# from the harness tree: the test module (configs/kunit-e2e.config) is
 	# built against it and loaded by kunit-boot.sh's /init
-	if ! img=$(KSRC=$htree TOOLCHAIN=llvm "$REPO/tools/build-kernel.sh" "$name" "$arch" "$@" 2>"$BUILD/clang-$name.err") ||
+	if ! img=$("$REPO/tools/kernel.sh" build "$name" 2>"$BUILD/clang-$name.err") ||
 		! TOOLCHAIN=llvm "$REPO/tools/build-test-module.sh" "$out" "$arch" >/dev/null 2>>"$BUILD/clang-$name.err"; then
 		tail -n 20 "$BUILD/clang-$name.err" | sed 's/^/  /'
 		ktap_fail "clang $arch: builds with LLVM=1 LLVM_IAS=1" "the test kernel or the test module does not build (log: $out/build.log)"

@@ -1,22 +1,18 @@
 # shellcheck shell=bash
-# Sourced by suites 21 and 24: the x86_64 test fragments (frags) and the
-# kernel tree's worktree they build in ($BUILD/wt/bisect, created at the
-# base when missing). Needs REPO BUILD KSRC; sets base branch build wt
-# frags. series_wt makes sure the branch and the worktree exist; on
-# failure it returns 1 with the reason in SERIES_WT_WHY (the suite fails
-# its results with it).
+# shellcheck disable=SC2034 # base branch wt SERIES_WT_WHY: the callers'
+# Sourced by suites 21, 24 and 57: the walk's worktree of the kernel tree
+# ($BUILD/wt/bisect, created at the base when missing), where the walk,
+# variant-* kernels of configs/kernels build (tools/kernel.sh). Needs REPO
+# BUILD KSRC; sets base branch wt. series_wt makes sure the branch and the
+# worktree exist; on failure it returns 1 with the reason in SERIES_WT_WHY.
+# walk_at COMMIT checks the worktree out at COMMIT, refusing local changes
+# (they would ride along: the build would not be the commit's); on failure
+# it returns 1 with the reason in SERIES_WT_WHY.
 BASE_VERSION=${BASE_VERSION:-5.10.262-1}
 base=base-$BASE_VERSION
 branch=${SERIES_BRANCH:-series}
-# shellcheck disable=SC2034 # used by the suites that source this
-build=$REPO/tools/build-kernel.sh
 wt=$BUILD/wt/bisect
 SERIES_WT_WHY=
-
-frags=("$REPO/Kconfig.fragment" "$REPO/configs/x86_64-test.config")
-for f in "$REPO"/configs/kunit*.config; do [ -f "$f" ] && frags+=("$f"); done
-
-filter_frags() { "$REPO/tools/filter-fragments.sh" "$@"; }
 
 series_wt() {
 	mkdir -p "$BUILD/wt"
@@ -32,4 +28,29 @@ series_wt() {
 			return 1
 		fi
 	fi
+}
+
+walk_at() {
+	if [ -n "$(git -C "$wt" status --porcelain)" ]; then
+		SERIES_WT_WHY="the worktree $wt has local changes (git -C $wt stash, or remove it)"
+		return 1
+	fi
+	git -C "$wt" checkout -q --detach "$1" || { SERIES_WT_WHY="checkout of $1 in $wt failed"; return 1; }
+}
+
+# walk_key NAME FILE...: a key of every input of a build in the worktree
+# (the commits, the declaration and fragments, the toolchain and the
+# packages it comes from, and the harness files given)
+walk_key() {
+	{
+		git -C "$KSRC" rev-parse "$base" "$branch"
+		git -C "$KSRC" rev-list "$base..$branch"
+		echo "$1"
+		shift
+		cat "$REPO/configs/kernels" "$REPO"/Kconfig.fragment "$REPO"/configs/*.config
+		gcc --version | head -n 1; ld --version | head -n 1; make --version | head -n 1
+		dpkg-query -W -f='${Package} ${Version}\n' gcc-12 binutils make libelf-dev ccache python3 git 2>&1
+		cd "$REPO" && sha256sum tools/build-kernel.sh tools/kernel.sh tools/filter-fragments.sh \
+			tools/lib/series-wt.sh "$@"
+	} | sha256sum | cut -c1-16
 }
