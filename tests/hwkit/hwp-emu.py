@@ -15,7 +15,8 @@ whose name starts with hwp_request is pinned to it alone.  MODE: good;
 bad-min (MIN not capped at a lowered MAX, the v2 bug); freq-path (schedutil
 on the frequency path: the target level in MIN and DESIRED alike); dec
 (Dynamic Efficiency Control on: MIN and MAX as in good, DESIRED 0 on
-every path); dec-bad (DEC on, but DESIRED written as in good)."""
+every path); dec-bad (DEC on, but DESIRED written as in good).  While
+ROOT/sys/intel_pstate/status reads active, DESIRED is 0 (active mode)."""
 import glob
 import struct
 import sys
@@ -61,7 +62,9 @@ while True:
         limit = int(rd(cf + "/scaling_max_freq", "4000000") or 4000000) // 100000
         hi = min(CAP, limit)
         target = max(1, -(-int(CAP * min(1.0, util[c] * 1.25) * 100) // 100))
-        if gov == "performance":        # frequency path, strict: MIN = DESIRED = MAX
+        if rd(root + "/sys/intel_pstate/status") == "active":
+            lo, des = LOWEST, 0         # active mode: no DESIRED
+        elif gov == "performance":        # frequency path, strict: MIN = DESIRED = MAX
             lo = des = hi
             if mode == "dec":
                 des = 0

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Run the cpufreq_hwp selftest binary BIN (built with -I tests/hwkit, see
-# cpuid.h) against an emulated HWP machine, in a private mount namespace
-# where fake files are bind-mounted over /sys/devices/system/cpu and
-# /dev/cpu.  Needs root (unshare -m).
+# Run the HWP selftest binary BIN (hwp_request, built with -I tests/hwkit,
+# see cpuid.h) against an emulated HWP machine, in a private mount namespace
+# where fake files are bind-mounted over /sys/devices/system/cpu, /dev/cpu
+# and /proc/cpuinfo (aperfmperf and constant_tsc, for frequency invariance
+# and fast switching).  Needs root (unshare -m).
 #
 #   run-emu.sh BIN MODE [term-max|term-gov]
 #
@@ -13,8 +14,13 @@
 # MODE dec and dec-bad set MSR_IA32_POWER_CTL bit 27 (Dynamic Efficiency
 # Control) in the fake msr files.  HWKIT_GOV (default schedutil) is the
 # governor the fake CPUs start with, and what they must be left at.
-# Prints the selftest's output, then "rc=N" and, per fake CPU,
-# "cpuN: <scaling_governor> <scaling_max_freq>" as left after the run.
+# HWKIT_STATUS (default passive) is what intel_pstate/status starts with
+# (active: the selftest must switch to passive and back; the emulator
+# writes no DESIRED while it reads active). Each fake CPU is a package of
+# its own, so that the selftest's sample takes every one.
+# Prints the selftest's output, then "rc=N", "status: <intel_pstate/status>"
+# and, per fake CPU, "cpuN: <scaling_governor> <scaling_max_freq>" as left
+# after the run.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$1 mode=$2 term=${3:-}
@@ -38,9 +44,19 @@ for ((c = 0; c < ncpu; c++)); do
 	echo 800000 >"$d/scaling_min_freq"
 	echo 800000 >"$d/cpuinfo_min_freq"
 	echo 4000000 >"$d/cpuinfo_max_freq"
-	truncate -s 4096 "$root/dev/cpu/$c/msr"
-	printf '\001' | dd of="$root/dev/cpu/$c/msr" bs=1 seek=$((0x770)) \
-		conv=notrunc status=none	# MSR_PM_ENABLE: HWP enabled
+	echo "$c" >"$d/related_cpus"
+	echo balance_performance >"$d/energy_performance_preference"
+	mkdir -p "$root/sys/cpu$c/topology"
+	echo "$c" >"$root/sys/cpu$c/topology/physical_package_id"
+	m=$root/dev/cpu/$c/msr
+	truncate -s 4096 "$m"
+	wb() { printf "\\$(printf %o "$2")" | dd of="$m" bs=1 seek=$(($1)) conv=notrunc status=none; }
+	wb 0x770 1	# MSR_PM_ENABLE: HWP enabled
+	wb 0x771 40	# HWP_CAPABILITIES: highest 40 (the emulator's CAP)
+	# MSR_ATOM_CORE_RATIOS (0x66a) bits 21:16 base 20 and _TURBO_RATIOS
+	# (0x66b) bits 5:0 turbo 40: the kernel's invariance ratio is found
+	wb 0x66b 40
+	wb 0x66c 20
 	case $mode in dec*)	# MSR_IA32_POWER_CTL bit 27: DEC enabled
 		printf '\010' | dd of="$root/dev/cpu/$c/msr" bs=1 seek=$((0x1fc + 3)) \
 			conv=notrunc status=none ;;
@@ -49,6 +65,12 @@ done
 for f in possible present online; do
 	echo "0-$((ncpu - 1))" >"$root/sys/$f"
 done
+mkdir -p "$root/sys/intel_pstate"
+echo "${HWKIT_STATUS:-passive}" >"$root/sys/intel_pstate/status"
+echo 0 >"$root/sys/intel_pstate/no_turbo"
+echo 100 >"$root/sys/intel_pstate/max_perf_pct"
+echo 20 >"$root/sys/intel_pstate/min_perf_pct"
+printf 'processor\t: 0\nflags\t\t: fpu tsc msr constant_tsc aperfmperf hwp hwp_epp\n' >"$root/cpuinfo"
 python3 "$here/hwp-emu.py" "$root" "$ncpu" "$mode" &
 emu=$!
 for ((i = 0; i < 200; i++)); do	# until the emulator has written HWP_REQUEST
@@ -75,8 +97,10 @@ fi
 unshare -m --propagation private sh -c '
 	mount --bind "$1/sys" /sys/devices/system/cpu &&
 	mkdir -p /dev/cpu && mount --bind "$1/dev/cpu" /dev/cpu &&
+	mount --bind "$1/cpuinfo" /proc/cpuinfo &&
 	exec "$2"' sh "$root" "$bin"
 echo "rc=$?"
+echo "status: $(cat "$root/sys/intel_pstate/status")"
 for ((c = 0; c < ncpu; c++)); do
 	echo "cpu$c: $(cat "$root/sys/cpu$c/cpufreq/scaling_governor") $(cat "$root/sys/cpu$c/cpufreq/scaling_max_freq")"
 done

@@ -1,0 +1,118 @@
+# Guest script: the series' HWP kselftest (hwp_request, from
+# tools/testing/selftests/intel_pstate/) on the emulated HWP machine, for
+# its skip paths and its switch from active to passive mode. Run by the
+# initramfs's /init (tools/mkinitramfs.sh OUT selftest-paths.sh
+# hwpload:/bin/hwpload guest-lib.sh:/lib/hwp-guest-lib.sh
+# hwp_request:/bin/hwp_request) in one of these boots, which the host tells
+# apart by the command line and the machine options it used:
+#
+#   boot         qemu-run.sh options            expected markers
+#   active       --hwp --hwp-opts hwp-highest=30:24, no intel_pstate=
+#                                               KSELFTEST-RC=0 SWITCHED=1
+#                                               RESTORED=yes TERM-RESTORED=yes
+#   passive      as active, --append intel_pstate=passive
+#                                               KSELFTEST-RC=0 SWITCHED=0
+#                                               RESTORED=yes
+#   noninvariant as active, --append clearcpuid=124 (X86_FEATURE_APERFMPERF)
+#                                               KSELFTEST-RC=4, SKIP "no
+#                                               frequency invariance: no
+#                                               aperfmperf", RESTORED=yes
+#   broadwell    --hwp-opts hwp-highest=30:24,model=79 (Broadwell-X)
+#                                               KSELFTEST-RC=4, SKIP
+#                                               "Broadwell-style HWP"
+#   hybrid       needs a hybrid-bit option in the HWP machine (none yet)
+#                                               KSELFTEST-RC=4, SKIP "hybrid"
+#
+# Markers (KEY=value, tests/hwp-machine/guest-lib.sh):
+#   BEFORE-<what>, AFTER-<what>  the settings the test may change, before
+#                                and after its run (status, driver, per CPU
+#                                governor, limits, EPP, no_turbo, global
+#                                limits)
+#   KSELFTEST: <line>            its KTAP output
+#   KSELFTEST-RC                 its exit code (0 pass, 1 fail, 4 skip)
+#   KSELFTEST-SKIP               the reason of a whole-test skip, or "none"
+#   KSELFTEST-SWITCHED           1 if it switched active -> passive
+#   RESTORED                     yes if every AFTER- value equals its BEFORE-
+#   DESIRED<n>                   cpu n's HWP_REQUEST.DESIRED afterwards
+#   TERM-RC, TERM-RESTORED       in active mode only: a second run, sent
+#                                SIGTERM once it has switched to passive
+#                                mode; its exit code and the same comparison
+set -u
+. /lib/hwp-guest-lib.sh
+
+state() { # PREFIX: the settings, one KEY=value line each
+	say "$1-STATUS" "$(cat $c/intel_pstate/status 2>/dev/null || echo absent)"
+	for f in no_turbo max_perf_pct min_perf_pct; do
+		say "$1-$f" "$(cat $c/intel_pstate/$f 2>/dev/null || echo absent)"
+	done
+	for cpu in 0 1; do
+		for f in scaling_driver scaling_governor scaling_min_freq \
+			scaling_max_freq energy_performance_preference; do
+			say "$1-cpu$cpu-$f" "$(cat $c/cpu$cpu/cpufreq/$f 2>/dev/null || echo absent)"
+		done
+	done
+}
+
+# run_selftest OUT: hwp_request's output into OUT, its exit code printed
+run_selftest() {
+	hwp_request >"$1" 2>&1
+	echo $?
+}
+
+say APERFMPERF "$(grep -m1 '^flags' /proc/cpuinfo | grep -cw aperfmperf)"
+say CMDLINE "$(cat /proc/cmdline)"
+state BEFORE >/tmp/before
+cat /tmp/before
+if [ ! -x /bin/hwp_request ]; then
+	say KSELFTEST-RC missing
+	phase end
+	exit 0
+fi
+
+phase kselftest
+rc=$(run_selftest /tmp/ks.out)
+sed 's/^/KSELFTEST: /' /tmp/ks.out
+say KSELFTEST-RC "$rc"
+say KSELFTEST-SKIP "$(sed -n 's/^1\.\.0 # SKIP //p' /tmp/ks.out | grep . || echo none)"
+say KSELFTEST-SWITCHED "$(grep -c 'switched from active to passive' /tmp/ks.out)"
+phase kselftest-done
+state BEFORE | sed 's/^BEFORE-/AFTER-/' >/tmp/after
+cat /tmp/after
+if [ "$(sed 's/^BEFORE-//' /tmp/before)" = "$(sed 's/^AFTER-//' /tmp/after)" ]; then
+	say RESTORED yes
+else
+	say RESTORED no
+fi
+for cpu in 0 1; do
+	say DESIRED$cpu "$(desired $cpu)"
+done
+
+# active mode: SIGTERM while the test runs in passive mode; it must put
+# the driver back into active mode and every setting back
+if [ "$(cat $c/intel_pstate/status 2>/dev/null)" = active ] && [ "$rc" != 4 ]; then
+	phase kselftest-term
+	hwp_request >/tmp/term.out 2>&1 &
+	pid=$!
+	i=0
+	while [ "$(cat $c/intel_pstate/status)" != passive ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ $i -lt 100 ] || echo "GUEST-ERROR=the kselftest did not switch to passive mode within 10 s"
+	sleep 1
+	kill -TERM $pid
+	wait $pid
+	say TERM-RC $?
+	sed 's/^/KSELFTEST-TERM: /' /tmp/term.out
+	phase kselftest-term-done
+	state BEFORE | sed 's/^BEFORE-/TERM-/' >/tmp/term
+	if [ "$(sed 's/^BEFORE-//' /tmp/before)" = "$(sed 's/^TERM-//' /tmp/term)" ]; then
+		say TERM-RESTORED yes
+	else
+		say TERM-RESTORED no
+		cat /tmp/term
+	fi
+fi
+phase end
+say WOBBLY "$(dmesg | grep -c 'frequency invariance went wobbly')"
+dmesg | grep -E 'unchecked MSR|WARNING:|BUG:|Call Trace' | sed 's/^/DMESG: /'
