@@ -1191,10 +1191,8 @@ static void cpufreq_policy_put_kobj(struct cpufreq_policy *policy)
 	 */
 	cpufreq_stats_free_table(policy);
 
-	down_write(&policy->rwsem);
 	kobj = &policy->kobj;
 	cmp = &policy->kobj_unregister;
-	up_write(&policy->rwsem);
 	kobject_put(kobj);
 
 	/*
@@ -2140,36 +2138,28 @@ EXPORT_SYMBOL_GPL(cpufreq_driver_fast_switch);
 
 /**
  * cpufreq_driver_adjust_perf - Pass performance hints to the cpufreq driver.
- * @policy: cpufreq policy of the CPU whose performance level is to be adjusted.
- * @min_perf: Required performance level, in the units of @capacity.
- * @target_perf: Desired performance level, in the units of @capacity.
- * @max_perf: Highest performance level allowed, in the units of @capacity.
- * @capacity: Capacity of the CPU, the performance level at which it runs flat
- *	      out.
+ * @policy: cpufreq policy of the target CPU.
+ * @min_perf: Minimum (required) performance level, in the units of @capacity.
+ * @target_perf: Target (desired) performance level, in the units of @capacity.
+ * @max_perf: Maximum (allowed) performance level, in the units of @capacity.
+ * @capacity: Capacity of the target CPU, in the scheduler's capacity units.
  *
- * Invoke the ->adjust_perf() callback of the registered driver for the CPU of
- * @policy, which must be a policy of that CPU alone.  The driver must select a
- * performance level at or above @min_perf, which is required (the bandwidth
- * of DEADLINE tasks, a uclamp minimum, a runnable RT task), and at or below
- * @max_perf, which is the most that is allowed (a uclamp maximum), and should
- * select one as close to @target_perf as it can.  The governor passes
- * @min_perf <= @target_perf <= @max_perf <= @capacity.  The limits of the
- * policy and of the hardware come first; within them, @min_perf wins over
- * @max_perf, and @max_perf over @target_perf.  A value at or above @capacity
- * asks for the highest performance level available (for @max_perf: no
- * limit).
+ * Invoke the ->adjust_perf() callback of the registered driver, which is
+ * expected to select a performance level of the target CPU within
+ * [@min_perf, @max_perf] (@min_perf is required, @max_perf is the most that is
+ * allowed) and preferably close to @target_perf.
  *
- * The callback runs in scheduler context: under the runqueue lock of the CPU,
- * with interrupts disabled and inside an RCU-sched read-side critical section.
- * It must not sleep, also not on PREEMPT_RT (which is why it is passed the
- * policy rather than looking it up), must not take sleeping locks and should
- * return quickly.
+ * The callback runs in scheduler context: under the runqueue lock, with
+ * interrupts disabled and inside an RCU-sched read-side critical section.  It
+ * must not sleep, also not on PREEMPT_RT (which is why it is passed the policy
+ * rather than looking it up), must not take sleeping locks and should not do
+ * slow work, such as reading MSRs.
  *
- * Only call this function while fast switching is enabled for @policy
- * (policy->fast_switch_enabled is set) and the driver has ->adjust_perf()
- * (see cpufreq_driver_has_adjust_perf()).  The caller must ensure that it
- * never runs twice in parallel for the same CPU, nor in parallel with the
- * ->target(), ->target_index() or ->fast_switch() callbacks for that CPU.
+ * This function must only be called while policy->fast_switch_enabled is set,
+ * and only if the driver has ->adjust_perf() (see
+ * cpufreq_driver_has_adjust_perf()).  Governors calling it must guarantee that
+ * it is never invoked twice in parallel for the same CPU, nor in parallel with
+ * ->target(), ->target_index() or ->fast_switch() for that CPU.
  *
  * Unlike cpufreq_driver_fast_switch(), this does not update the frequency
  * statistics, the frequency-invariance scale (arch_set_freq_scale()) or the

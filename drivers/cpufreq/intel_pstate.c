@@ -945,10 +945,10 @@ static bool intel_pstate_hwp_clear_desired(struct cpudata *cpu)
 {
 	u64 value = READ_ONCE(cpu->hwp_req_cached);
 
-	if (!(value & HWP_DESIRED_PERF(~0UL)))
+	if (!(value & HWP_DESIRED_PERF(~0L)))
 		return false;
 
-	WRITE_ONCE(cpu->hwp_req_cached, value & ~HWP_DESIRED_PERF(~0ULL));
+	WRITE_ONCE(cpu->hwp_req_cached, value & ~HWP_DESIRED_PERF(~0L));
 	return true;
 }
 
@@ -2924,11 +2924,15 @@ static int intel_cpufreq_suspend(struct cpufreq_policy *policy)
 	/*
 	 * Nobody steers the CPU while the system is suspended or shut down,
 	 * or in a kernel started by kexec, so let HWP select performance
-	 * levels on its own.  The governor has been stopped already.
+	 * levels on its own.  The governor has been stopped already.  Write
+	 * the register even if the cached request has no DESIRED level: it
+	 * is the register that the next kernel or the firmware finds.
 	 */
-	if (hwp_active && intel_pstate_hwp_clear_desired(cpu))
+	if (hwp_active) {
+		intel_pstate_hwp_clear_desired(cpu);
 		wrmsrl_on_cpu(cpu->cpu, MSR_HWP_REQUEST,
 			      READ_ONCE(cpu->hwp_req_cached));
+	}
 
 	return 0;
 }
@@ -2989,14 +2993,12 @@ static int intel_pstate_register_driver(struct cpufreq_driver *driver)
 	if (driver == &intel_pstate)
 		intel_pstate_sysfs_expose_hwp_dynamic_boost();
 
-	memset(&global, 0, sizeof(global));
 	/*
-	 * intel_cpufreq_adjust_perf() reads these two without a lock.  It
-	 * cannot run here, as no driver is registered, but store them as
-	 * every other writer does, so that each of those reads is paired.
+	 * No driver is registered, so intel_cpufreq_adjust_perf(), which reads
+	 * global.no_turbo and global.turbo_disabled without a lock, cannot run
+	 * while they are cleared here.
 	 */
-	WRITE_ONCE(global.no_turbo, false);
-	WRITE_ONCE(global.turbo_disabled, false);
+	memset(&global, 0, sizeof(global));
 	global.max_perf_pct = 100;
 
 	/*
@@ -3249,21 +3251,27 @@ static const struct x86_cpu_id hwp_support_ids[] __initconst = {
 };
 
 /*
+ * CPUID.(EAX=7,ECX=0):EDX[15], set on hybrid processors (this kernel has no
+ * X86_FEATURE_HYBRID_CPU for it).
+ */
+#define CPUID_7_EDX_HYBRID	BIT(15)
+
+/*
  * Whether the performance hints of schedutil can be mapped onto HWP levels
  * here: the mapping bounds them with the lowest P-state and the policy
  * limits, which are P-state ratios, so it only works where HWP levels are
  * those ratios.  They are not on processors that use abstract HWP values (the
  * Broadwell-style HWP of hwp_mode_bdw), nor on hybrid processors, whose
  * cores have HWP levels on scales of their own and which this kernel does
- * not support (CPUID.(EAX=7,ECX=0):EDX[15]).  There the frequency path is
- * used.
+ * not support.  There the frequency path is used.
  */
 static bool __init intel_cpufreq_hints_usable(void)
 {
 	if (hwp_mode_bdw)
 		return false;
 
-	if (boot_cpu_data.cpuid_level >= 7 && (cpuid_edx(7) & BIT(15))) {
+	if (boot_cpu_data.cpuid_level >= 7 &&
+	    (cpuid_edx(7) & CPUID_7_EDX_HYBRID)) {
 		pr_info("hybrid processor: schedutil's performance hints not used\n");
 		return false;
 	}
