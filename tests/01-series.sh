@@ -1,14 +1,17 @@
 #!/bin/bash
 # Suite 01: `make tree` semantics, on a small scratch repository (always) and
-# on the real series in $KSRC (when patches/ has patches).
+# on the real series in $KSRC (when patches/ has patches); and the fixes at
+# the front of the series apply to the base on their own, or with what the
+# cover letter says they need (tools/series-alone.sh, nested).
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 BASE_VERSION=${BASE_VERSION:-5.10.262-1}
 SERIES_AUTHOR=${SERIES_AUTHOR:-Schedutil Perf Hints <perf-hints@example.org>}
 series=$REPO/tools/series.sh
 . "$REPO/tools/lib/ktap.sh"
-# six checks on a scratch repository, three on the real series
-ktap_plan 9
+# six checks on a scratch repository, three on the real series, one of
+# the fixes alone
+ktap_plan 10
 
 scratch=$(mktemp -d "$BUILD/.test-series.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
@@ -122,3 +125,4 @@ if [ -z "$others" ]; then
 else
 	ktap_fail "series-author-is-project-identity" "patches authored by $(echo "$others" | tr '\n' ';') instead of SERIES_AUTHOR ($SERIES_AUTHOR)"
 fi
+ktap_sub "fixes-apply-alone" "$REPO/tools/series-alone.sh"

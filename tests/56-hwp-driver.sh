@@ -11,8 +11,9 @@
 # turbo disabled by the firmware, governor switches, CPU offline/online,
 # suspend to idle, passive -> active -> passive, and the series' kselftest
 # in the guest. Every figure is simulated by the emulated machine.
-# KTAP: 4 results (the builds, the kselftest's build, the guest's run, and
-# the checker's nested document); a prerequisite that does not build
+# KTAP: 7 results (the builds, the kselftest's build, the guest's run, the
+# checker's nested document, and the kselftest's own paths in three short
+# boots: from the active mode, without invariance, Broadwell-style); a prerequisite that does not build
 # or a guest that does not finish fails every result not yet reported.
 #
 # Environment: REPO BUILD KSRC (the series tree). HWP_SUITE_TIMEOUT bounds
@@ -27,7 +28,7 @@ mkdir -p "$out" "$logs"
 . "$REPO/tools/lib/hwp-machine.sh"
 # the machine and kernel, the kselftest's build, the guest's run, and the
 # checker's nested document (tests/hwp-machine/check.py)
-ktap_plan 4
+ktap_plan 7
 
 if ! hwp_prepare "$out"; then
 	ktap_fail "kernel and machine build" "$HWP_WHY"
@@ -40,13 +41,13 @@ ktap_ok "kernel and machine build" "$HWP_QEMU, $img"
 # guest programs: the loads and the markers, and the series' kselftest
 extra=()
 extra+=("$out/hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh")
-selftest=$KSRC/tools/testing/selftests/cpufreq_hwp
+selftest=$KSRC/tools/testing/selftests/intel_pstate
 if MAKEFLAGS='' MAKELEVEL='' make -s -C "$selftest" OUTPUT="$out" ARCH=x86_64 \
 	LDFLAGS=-static >"$out/selftest.log" 2>&1 && [ -x "$out/hwp_request" ]; then
 	extra+=("$out/hwp_request:/bin/hwp_request")
-	ktap_ok "kselftest cpufreq_hwp builds"
+	ktap_ok "kselftest intel_pstate/hwp_request builds"
 else
-	ktap_fail "kselftest cpufreq_hwp builds" "$(tail -n 3 "$out/selftest.log" | tr '\n' '|')"
+	ktap_fail "kselftest intel_pstate/hwp_request builds" "$(tail -n 3 "$out/selftest.log" | tr '\n' '|')"
 fi
 
 if ! "$REPO/tools/mkinitramfs.sh" "$out/initrd.cpio.gz" "$REPO/tests/hwp-machine/guest.sh" \
@@ -75,4 +76,49 @@ else
 	ktap_ok "guest run" "$(grep -c . "$record") events in the record"
 fi
 ktap_sub "checks" python3 "$REPO/tests/hwp-machine/check.py" --levels 30:24:18:8 "$out/console.txt" "$record"
+
+# The kselftest's own paths, one short boot each (tests/hwp-machine/
+# selftest-paths.sh): booted in the active mode, it switches to passive,
+# passes, and puts every setting back, also when killed in passive mode;
+# without APERF/MPERF (no frequency invariance: schedutil takes the
+# frequency path) and on a Broadwell-style part (no hook), it skips with
+# the reason. Each run must leave the settings as it found them.
+paths_boot() { # NAME HWP-OPTS APPEND: the console, without CRs, in $out/paths-NAME.txt
+	"$REPO/tools/qemu-run.sh" --arch x86_64 --hwp --hwp-opts "$2" --kernel "$img" \
+		--initrd "$out/initrd-paths.cpio.gz" --append "cpufreq.default_governor=schedutil $3" \
+		--timeout "${HWP_SUITE_TIMEOUT:-600}" --log "$logs/56-paths-$1.log" >"$out/qemu-paths-$1.out" 2>&1 &&
+		tr -d '\r' <"$logs/56-paths-$1.log" >"$out/paths-$1.txt"
+}
+pval() { sed -n "s/^$2=//p" "$out/paths-$1.txt" | head -n 1; }
+if [ ! -x "$out/hwp_request" ] || ! "$REPO/tools/mkinitramfs.sh" "$out/initrd-paths.cpio.gz" \
+	"$REPO/tests/hwp-machine/selftest-paths.sh" "${extra[@]}" >"$out/initramfs-paths.log" 2>&1; then
+	ktap_fail_rest "no kselftest or no initramfs for its paths ($out/initramfs-paths.log)"
+	exit 0
+fi
+if paths_boot active hwp-highest=30:24 ""; then
+	seen="rc $(pval active KSELFTEST-RC), switched $(pval active KSELFTEST-SWITCHED), restored $(pval active RESTORED), after SIGTERM $(pval active TERM-RESTORED), DESIRED $(pval active DESIRED0)/$(pval active DESIRED1)"
+	if [ "$(pval active KSELFTEST-RC)" = 0 ] && [ "$(pval active KSELFTEST-SWITCHED)" = 1 ] &&
+		[ "$(pval active RESTORED)" = yes ] && [ "$(pval active TERM-RESTORED)" = yes ]; then
+		ktap_ok "kselftest from the active mode: switches to passive, passes, restores (also on SIGTERM)" "$seen (simulated)"
+	else
+		ktap_fail "kselftest from the active mode: switches to passive, passes, restores (also on SIGTERM)" "$seen (simulated)"
+	fi
+else
+	ktap_fail "kselftest from the active mode: switches to passive, passes, restores (also on SIGTERM)" "the guest did not finish ($logs/56-paths-active.log)"
+fi
+for p in "noninvariant|hwp-highest=30:24|intel_pstate=passive clearcpuid=124|no frequency invariance" \
+	"broadwell|hwp-highest=30:24,model=79|intel_pstate=passive|Broadwell-style HWP"; do
+	IFS='|' read -r name opts args why <<<"$p"
+	if paths_boot "$name" "$opts" "$args"; then
+		seen="rc $(pval "$name" KSELFTEST-RC), skip '$(pval "$name" KSELFTEST-SKIP)', restored $(pval "$name" RESTORED) (simulated)"
+		if [ "$(pval "$name" KSELFTEST-RC)" = 4 ] && pval "$name" KSELFTEST-SKIP | grep -qF "$why" &&
+			[ "$(pval "$name" RESTORED)" = yes ]; then
+			ktap_ok "kselftest on a $name machine: skips ($why), changes nothing" "$seen"
+		else
+			ktap_fail "kselftest on a $name machine: skips ($why), changes nothing" "$seen"
+		fi
+	else
+		ktap_fail "kselftest on a $name machine: skips ($why), changes nothing" "the guest did not finish ($logs/56-paths-$name.log)"
+	fi
+done
 exit 0

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The real-hardware validation kit, where there is no HWP (issue 7):
 #
-#  - the cpufreq_hwp kselftest (a patch of the series) builds, statically;
+#  - the intel_pstate/hwp_request kselftest (a patch of the series) builds, statically;
 #  - it skips with KSFT_SKIP (4) and one reason line: on this host (no HWP),
 #    when not root, and inside the QEMU guest (when the runner exists);
 #  - against an emulated HWP machine (fake sysfs and /dev/cpu/N/msr in a
@@ -24,7 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
 BUILD=${BUILD:-$REPO/build}
 KSRC=${KSRC:-$BUILD/linux}
-selftest=$KSRC/tools/testing/selftests/cpufreq_hwp
+selftest=$KSRC/tools/testing/selftests/intel_pstate
 work=$BUILD/tests/60-hwkit
 # shellcheck source=../tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"

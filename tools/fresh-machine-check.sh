@@ -374,8 +374,8 @@ if [ -d /root/ws/tools/perf-harness ] && [ -f "$KSRC/drivers/cpufreq/intel_pstat
 fi
 
 step "the host part of suite 60: the emulated HWP machine (unshare -m, mount, pkill)"
-if [ -f "$KSRC/tools/testing/selftests/cpufreq_hwp/hwp_request.c" ]; then
-	gcc -O2 -Wall -Itests/hwkit -o "$t/hwp_request" "$KSRC/tools/testing/selftests/cpufreq_hwp/hwp_request.c" 2>"$t/hwp.log" &&
+if [ -f "$KSRC/tools/testing/selftests/intel_pstate/hwp_request.c" ]; then
+	gcc -O2 -Wall -Itests/hwkit -o "$t/hwp_request" "$KSRC/tools/testing/selftests/intel_pstate/hwp_request.c" 2>"$t/hwp.log" &&
 		out=$(tests/hwkit/run-emu.sh "$t/hwp_request" good term-max 2>&1) &&
 		echo "$out" | grep -q '^# sent SIGTERM' && echo "$out" | grep -q '^rc=1$' &&
 		echo "$out" | grep -q '^Bail out! interrupted by signal 15' &&

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Emulated HWP for tests/60-hwkit.sh: keeps HWP_REQUEST of fake CPUs
 up to date the way intel_pstate passive + schedutil with ->adjust_perf is
-specified to (DESIGN.md section 4), so the cpufreq_hwp selftest's own
+specified to (DESIGN.md section 4), so the hwp_request selftest's own
 logic (sampling, checks, restore on every exit path) can be tested where
 no HWP exists.
 

@@ -268,7 +268,7 @@ def checks(tl, highest, hi0, guar, lowest):
                 "no_turbo with MISC_ENABLE[38] set %s, after it is cleared %s" % (on, off))
 
     # ---- the kselftest ----------------------------------------------------
-    @check("kselftest cpufreq_hwp passes on the real driver (no skip)")
+    @check("kselftest intel_pstate/hwp_request passes on the real driver (no skip)")
     def _():
         return keys.get("KSELFTEST-RC") == "0", "exit status %s" % keys.get("KSELFTEST-RC")
 
