@@ -1076,7 +1076,7 @@ static void intel_pstate_update_max_freq(unsigned int cpu)
 		return;
 
 	cpudata = all_cpu_data[cpu];
-	policy->cpuinfo.max_freq = global.turbo_disabled_mf ?
+	policy->cpuinfo.max_freq = global.turbo_disabled_mf || global.no_turbo ?
 			cpudata->pstate.max_freq : cpudata->pstate.turbo_freq;
 
 	refresh_frequency_limits(policy);
@@ -1215,7 +1215,7 @@ static ssize_t show_no_turbo(struct kobject *kobj,
 static ssize_t store_no_turbo(struct kobject *a, struct kobj_attribute *b,
 			      const char *buf, size_t count)
 {
-	unsigned int input;
+	unsigned int input, cpu;
 	int ret;
 
 	ret = kstrtouint(buf, 10, &input);
@@ -1250,8 +1250,8 @@ static ssize_t store_no_turbo(struct kobject *a, struct kobj_attribute *b,
 	arch_set_max_freq_ratio(global.no_turbo);
 
 	if (global.no_turbo) {
-		struct cpudata *cpu = all_cpu_data[0];
-		int pct = cpu->pstate.max_pstate * 100 / cpu->pstate.turbo_pstate;
+		struct cpudata *cpudata = all_cpu_data[0];
+		int pct = cpudata->pstate.max_pstate * 100 / cpudata->pstate.turbo_pstate;
 
 		/* Squash the global minimum into the permitted range. */
 		if (global.min_perf_pct > pct)
@@ -1260,7 +1260,9 @@ static ssize_t store_no_turbo(struct kobject *a, struct kobj_attribute *b,
 
 	mutex_unlock(&intel_pstate_limits_lock);
 
-	intel_pstate_update_policies();
+	/* cpuinfo.max_freq follows no_turbo, and the policies with it. */
+	for_each_possible_cpu(cpu)
+		intel_pstate_update_max_freq(cpu);
 
 	mutex_unlock(&intel_pstate_driver_lock);
 
@@ -2516,7 +2518,7 @@ static int __intel_pstate_cpu_init(struct cpufreq_policy *policy)
 	policy->cpuinfo.min_freq = cpu->pstate.min_pstate * cpu->pstate.scaling;
 	update_turbo_state();
 	global.turbo_disabled_mf = global.turbo_disabled;
-	policy->cpuinfo.max_freq = global.turbo_disabled ?
+	policy->cpuinfo.max_freq = global.turbo_disabled || global.no_turbo ?
 			cpu->pstate.max_pstate : cpu->pstate.turbo_pstate;
 	policy->cpuinfo.max_freq *= cpu->pstate.scaling;
 

@@ -259,6 +259,16 @@ def checks(tl, highest, hi0, guar, lowest):
                 (keys.get("STATUS-PASSIVE") or "").split()[:3] == ["passive", "intel_cpufreq", "schedutil"],
                 "%s; status, driver, governor: %s" % (seen("passive-again", 1), keys.get("STATUS-PASSIVE")))
 
+    # cpuinfo.max_freq follows no_turbo (the base frequency, the guaranteed
+    # level here, under it; each CPU's highest level without it), so that
+    # the frequency path's 1.25 * max_freq * util / capacity does not ask
+    # for more once utilization is relative to the base frequency
+    @check("cpuinfo_max_freq follows no_turbo (%d00000 kHz under it, then %d00000 and %d00000)" % (guar, hi0, hi1))
+    def _():
+        on, off = keys.get("CPUINFO-MAX-NOTURBO"), keys.get("CPUINFO-MAX-TURBO")
+        return (on == "%d00000 %d00000" % (guar, guar) and off == "%d00000 %d00000" % (hi0, hi1),
+                "cpu0 and cpu1: under no_turbo %s, after it %s" % (on, off))
+
     # turbo disabled by the firmware at run time (MISC_ENABLE bit 38):
     # intel_pstate sees it, and sees it go again
     @check("turbo disabled by the firmware: no_turbo reads 1, then 0 again")

@@ -53,12 +53,14 @@ phase max-freq-done; kill $load; wait $load 2>/dev/null
 phase noturbo-spin-cpu0
 echo 1 > $c/intel_pstate/no_turbo
 say NO-TURBO "$(cat $c/intel_pstate/no_turbo)"
+say CPUINFO-MAX-NOTURBO "$(cat $c/cpu0/cpufreq/cpuinfo_max_freq) $(cat $p1/cpuinfo_max_freq)"
 hwpload spin 0 5
 phase noturbo-spin-cpu0-done
 load_phase noturbo-busy99-cpu0 hwpload duty 0 10000 100 10
 load_phase noturbo-busy99-cpu1 hwpload duty 1 10000 100 10
 phase turbo-back-busy99-cpu1
 echo 0 > $c/intel_pstate/no_turbo
+say CPUINFO-MAX-TURBO "$(cat $c/cpu0/cpufreq/cpuinfo_max_freq) $(cat $p1/cpuinfo_max_freq)"
 hwpload duty 1 10000 100 6
 phase turbo-back-busy99-cpu1-done
 
