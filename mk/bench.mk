@@ -1,4 +1,4 @@
-# The hot-path cost of the series, measured in user space (issues 6, 21):
+# The hot-path cost of the series, measured in user space:
 # callgrind instructions and divisions, and TSC ticks side by side, per call
 # of the series' ->adjust_perf callback and mainline 7.3's, both compiled
 # from their intel_pstate.c; a trace replay (HWP_REQUEST writes per 1000

@@ -34,7 +34,7 @@ deb: tree
 	DEB_FRAGMENT="$(DEB_FRAGMENT)" DEB_BRANCH="$(DEB_BRANCH)" KTREE="$(KSRC)" \
 		$(CURDIR)/tools/build-deb.sh
 
-## deb-check: make deb, then boot the package's kernel on the emulated HWP machine beside the HWP machine's kernel (simulated; not yet run end to end)
+## deb-check: make deb, then boot the package's kernel and the x86 test kernel on the emulated HWP machine: the same steering? (simulated)
 deb-check: deb
 	@echo "== deb-check: the package's kernel on the emulated HWP machine"
 	$(CHECK_RUN) REPO="$(CURDIR)" BUILD="$(BUILD)" KSRC="$(KSRC)" DEB_DIR="$(DEB_DIR)" \

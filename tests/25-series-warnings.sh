@@ -60,8 +60,8 @@ warnings() { # name tree toolchain -> $tmp/NAME.warn
 		o=${f%.c}.o
 		dir=$(dirname "$f")
 		# a .c file that no Makefile builds is #included by another one
-		# (the series has none since intel_pstate_test.c left it, issue 21
-		# item 9): its warnings would come with that object's
+		# (the series has none): its warnings would come with that
+		# object's
 		grep -qE "\\b$(basename "$o")\\b" "$tree/$dir/Makefile" || continue
 		# built by this config? look for obj-y/obj-$(CONFIG_X) += name.o in the Makefile
 		sym=$(grep -hE "^obj-\\\$\\(CONFIG_[A-Z0-9_]+\\)[[:space:]]*\\+=.*\\b$(basename "$o")\\b" "$tree/$dir/Makefile" |

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The cpufreq core and schedutil end to end on x86_64 (issue 4, section 2):
+# The cpufreq core and schedutil end to end on x86_64:
 # the KUnit suite "cpufreq-perf-test" of the harness-only test module
 # tools/testing/cpufreq-perf-test (not part of the series: an external
 # module built against the one x86 test kernel of make check,

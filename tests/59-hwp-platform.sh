@@ -1,6 +1,6 @@
 #!/bin/bash
 # Suite 59: platform events on the emulated HWP machine, on the real
-# intel_pstate (issue 21, items 1-3; issue 26). Two boots of the x86
+# intel_pstate. Two boots of the x86
 # test kernel (tools/test-kernel.sh, as suite 56) with
 # intel_pstate=passive and schedutil, -smp 2, vCPU 1 an efficiency core:
 #  - "platform" (tests/hwp-machine/platform-guest.sh): a MSR_PLATFORM_INFO

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The real-hardware validation kit, where there is no HWP (issue 7):
+# The real-hardware validation kit, where there is no HWP:
 #
 #  - the intel_pstate/hwp_request kselftest (a patch of the series) builds, statically;
 #  - it skips with KSFT_SKIP (4) and one reason line: on this host (no HWP),

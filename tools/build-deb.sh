@@ -21,11 +21,10 @@
 # disturbs the tree used by 'make' and 'make check'.  Interrupt and rerun at
 # will: the object directory is reused, the build continues where it was.
 #
-# Time: a full build with Debian's config (debug info off) took 2856 s wall,
-# 5383 CPU-seconds, at -j2 on a 2-core 2.6 GHz Xeon (2026-12-03); slower
-# cores take longer (an estimate from a sample on a 2096 MHz EPYC said 1 to
-# 1.5 hours). See Documentation/project/hardware-guide.md. The output of
-# bindeb-pkg is kept in $DEB_DIR/build.log.
+# Time: about 48 minutes with Debian's config (debug info off) at -j2 on 2
+# cores of a 2.6 GHz Xeon, longer on slower cores; the measurements are in
+# Documentation/project/hardware-guide.md. The output of bindeb-pkg is kept
+# in $DEB_DIR/build.log.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

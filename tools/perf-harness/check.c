@@ -2,7 +2,7 @@
 /*
  * Exhaustive checks of the series' HWP mapping (intel_pstate_perf.h, compiled
  * from the kernel tree) against a reference written from DESIGN.md section 4,
- * with the hints scaled to the invariance reference (series v2).
+ * with the hints scaled to the invariance reference (as patch 16 does).
  *
  * The limits are ref (the level of full capacity in frequency-invariant
  * utilization: the hints are scaled to it), cap (the highest usable level:
@@ -140,7 +140,7 @@ static const struct lim5 grid[] = {
 #define NGRID (int)(sizeof(grid) / sizeof(grid[0]))
 
 /*
- * The references tried with a cap: cap itself (the v1 mapping), cap - 9 and
+ * The references tried with a cap: cap itself (7.3's scaling), cap - 9 and
  * cap + 9 (46 vs 37: turbo turned off with the reference of turbo on, and the
  * converse), the extremes 1 and 255; out-of-range and repeated values are
  * dropped.  Returns the count; refs[0] is cap.
