@@ -1,5 +1,5 @@
 #!/bin/bash
-# Robustness (issue 5; on the real driver since issue 12, item 5) in debug
+# Robustness on the real intel_pstate, in debug
 # kernels: lockdep (PROVE_LOCKING, PROVE_RCU), DEBUG_ATOMIC_SLEEP, PREEMPT +
 # DEBUG_PREEMPT, generic KASAN, UBSAN, DEBUG_LIST, SCHED_DEBUG
 # (configs/debug.config), x86_64 under TCG.

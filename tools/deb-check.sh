@@ -61,7 +61,7 @@ if [ "$(echo "$deb_out" | head -n 1)" != "$(echo "$test_out" | head -n 1)" ]; th
 	rc=1
 fi
 if [ "$rc" = 0 ]; then
-	echo "deb-check: PASS: the package's kernel steers HWP_REQUEST through ->adjust_perf like the HWP machine's kernel"
+	echo "deb-check: PASS: the package's kernel steers HWP_REQUEST through ->adjust_perf like the x86 test kernel"
 else
 	echo "deb-check: FAIL (logs: $BUILD/logs/deb-hwp-boot.log, $BUILD/logs/deb-hwp-test-boot.log)"
 fi

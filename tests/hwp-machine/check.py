@@ -93,8 +93,8 @@ def checks(tl, highest, hi0, guar, lowest):
 
     # the second half of the load, up to GRACE before its end: when the load
     # exits, the next phase's marker task starts on the CPU with a new task's
-    # utilization, and its request (8/24/20, 0.2 ms before the marker in a
-    # passing run; 20 and 21 in a failing one) is not the periodic load's
+    # utilization, and its request, written just before the marker, is not
+    # the periodic load's
     @check("periodic load (30% duty): DESIRED well below MAX")
     def _():
         sp = span("periodic-30")

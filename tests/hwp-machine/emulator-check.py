@@ -45,9 +45,9 @@ def checks(tl, transcript):
                 "CAP0 %s CAP1 %s (want %#x %#x), cpu1 cpuinfo min/max %s" % (
                     keys.get("CAP0"), keys.get("CAP1"), want[0], want[1], " ".join(f1) or "none"))
 
-    # (was 55's dev-cpu-msr-hwp-request-readable, which took any 16 hex
-    # digits): the value read must be a request the machine recorded for
-    # cpu0, the one in effect when the read began or one written during it
+    # the value read must be a request the machine recorded for cpu0 (not
+    # just any 16 hex digits), the one in effect when the read began or one
+    # written during it
     @check("HWP_REQUEST read through /dev/cpu/0/msr is the request the machine has in effect")
     def _():
         v = hexval(keys.get("REQ0"))
@@ -60,10 +60,9 @@ def checks(tl, transcript):
                 "read %s; the machine's record has in effect then: %s" % (
                     keys.get("REQ0"), " ".join("%#x" % x for x in vals) or "none"))
 
-    # (was tests/59-hwp-platform.sh's, boot "platform")
     for k in ("TSC-DETECTED", "TSC-REFINED"):
-        # the boot's quick calibration against the PIT (seen 1999.026 and
-        # 2000.001 MHz for 2000 in two runs: within 0.5%), then the
+        # the boot's quick calibration against the PIT is coarse (within
+        # 0.5%), then the
         # refinement against the HPET over a second, the frequency the
         # kernel keeps: within 0.1%
         tol = 0.005 if k == "TSC-DETECTED" else 0.001
@@ -79,7 +78,7 @@ def checks(tl, transcript):
             return (mhz is not None and abs(mhz - BASE * 100) <= BASE * 100 * tol,
                     "tsc: %s MHz (clocksource %s)" % (v or "none", keys.get("CLOCKSOURCE")))
 
-    # (was 59's, boot "platform") the counters over 2 s of the hold: MPERF
+    # the counters over 2 s of the hold: MPERF
     # at the TSC's rate (the vCPU never halts under the spin), APERF at
     # level / base of it
     for cpu in (0, 1):
@@ -97,7 +96,7 @@ def checks(tl, transcript):
                             dt / (BASE * 1e8), "%.4f" % (dm / dt) if dt else "?",
                             "%.4f" % (da / dm) if dm else "?", lvl / BASE))
 
-    # (was 59's) the machine's own account at exit: MPERF ticks per busy ns
+    # the machine's own account at exit: MPERF ticks per busy ns
     for cpu in (0, 1):
         @check("CPU %d at exit: MPERF counted %s ticks per busy ns (the base frequency, within 0.5%%)" % (
             cpu, BASE / 10))
@@ -109,7 +108,6 @@ def checks(tl, transcript):
             return (busy > 0 and abs(mperf / busy - BASE / 10) <= 0.005 * BASE / 10,
                     "mperf %d over %d busy ns: %.5f per ns" % (mperf, busy, mperf / busy if busy else 0))
 
-    # (was 55's simulated-energy-counter-advances)
     @check("simulated package energy counter advances under load, RAPL unit register 0xa0e03")
     def _():
         e = keys.get("ENERGY", "").split()
@@ -137,7 +135,7 @@ def checks(tl, transcript):
                 "cpu0 levels recorded meanwhile %s" % (
                     len(turbo), keys.get("MISC-ENABLE1"), keys.get("PERF-STATUS0"), lv or "none"))
 
-    # (was 59's) wall-clock time: the guest's 10 s against the host's clock
+    # wall-clock time: the guest's 10 s against the host's clock
     @check("wall-clock time in the guest follows the host's (within 1%)")
     def _():
         try:
@@ -149,7 +147,7 @@ def checks(tl, transcript):
                 "guest %s s, host %s s between the markers" % (
                     "%.2f" % guest if guest else "?", "%.3f" % host if host else "?"))
 
-    # (was 59's) the guaranteed level changed through the monitor
+    # the guaranteed level changed through the monitor
     @check("monitor: guaranteed level 18 -> 14 on both vCPUs, HWP_STATUS bit 0 set, cleared by writing 0")
     def _():
         ev = [e for e in tl.events if e["ev"] == "guaranteed"]

@@ -47,7 +47,7 @@ def platform(tl):
                     and bool(end) and end["des"] == lvl
                 return (held, tl.fmt(rs))
 
-    # ---- the invariance reference after a re-registration (item 1) ---------
+    # ---- the invariance reference after a re-registration -----------------
     @check("re-registration: status passive again, no_turbo reads 0")
     def _():
         return (keys.get("REREG-NO-TURBO-SET") == "1" and keys.get("REREG-NO-TURBO") == "0"
@@ -71,11 +71,10 @@ def platform(tl):
         mid = (sp[0] + sp[1]) // 2
         rs = [r for r in (tl.in_effect(0, mid),) if r] + tl.writes(0, mid, sp[1] - tl.GRACE)
         return statistics.median(r["des"] for r in rs) if rs else None
-    # (A 90%-busy thread is not checked: its 1 ms sleeps overrun under TCG,
-    # more on a loaded host, and the level it settles at varied from 16 to
-    # 30 between runs of the same kernel after boot, and 22 against 29 in
-    # one fresh-clone run of v6, so a pass/fail on it is flaky. The 99%-busy
-    # thread above and the uclamp maximum below are deterministic.)
+    # (A 90%-busy thread is not checked: its 1 ms sleeps overrun under TCG
+    # and the level it settles at varies between runs of the same kernel, so
+    # a pass/fail on it would be flaky. The 99%-busy thread above and the
+    # uclamp maximum below are deterministic.)
     half = (HIGHEST[0] + 1) // 2
 
     @check("uclamp max 512 on a full spin: MAX %d (half the reference) after boot and after the re-registration" % half)
@@ -92,7 +91,7 @@ def platform(tl):
                     mf, ma, tl.fmt(tl.phase_writes("busy60-fresh", 0), 3),
                     tl.fmt(tl.phase_writes("busy60-rereg", 0), 3)))
 
-    # ---- turbo off by the platform at run time (item 2) ---------------------
+    # ---- turbo off by the platform at run time -----------------------------
     # every request written from the moment the platform turned turbo off
     # (the one in effect before may have been written with turbo on)
     for ph, what in (("fw-turbo-off-umin", "uclamp minimum 1024"), ("fw-turbo-off-spin", "full spin")):

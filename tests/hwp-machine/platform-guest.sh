@@ -36,7 +36,7 @@ for cpu in 0 1; do
 	done
 	unpin $cpu "$omin" "$omax"
 done
-# ---- the invariance reference after a re-registration (issue 21, item 1):
+# ---- the invariance reference after a re-registration:
 # busy loads after a fresh boot, then no_turbo 1, status active -> passive
 # (which resets no_turbo to 0), and the same loads again
 load_phase busy99-fresh hwpload duty 0 10000 100 6
@@ -56,7 +56,7 @@ load_phase busy99-rereg hwpload duty 0 10000 100 6
 load_phase busy60-rereg hwpload duty 0 6000 4000 6
 load_phase umax-rereg hwpload uclamp 0 512 spin 0 4
 
-# ---- turbo turned off by the platform at run time (issue 21, item 2):
+# ---- turbo turned off by the platform at run time:
 # MISC_ENABLE bit 38 set as firmware would; reading no_turbo makes 5.10's
 # intel_pstate see it (global.turbo_disabled), but the policy limits and
 # the invariance reference are not updated. A uclamp minimum of the full
