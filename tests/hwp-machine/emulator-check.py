@@ -118,7 +118,7 @@ def checks(tl, transcript):
                 "PKG_ENERGY_STATUS +%d units of 2^-14 J = %.2f J over 2 s of load, RAPL_POWER_UNIT %s" % (
                     d, d / 16384, e[2]))
 
-    # (was the machine's half of 55's turbo-disable-caps-at-guaranteed)
+    # turbo disabled caps the running level at the guaranteed one
     @check("turbo off on cpu0 (MISC_ENABLE bit 38): seen by cpu1, running level capped at %d" % GUARANTEED)
     def _():
         m1, ps = hexval(keys.get("MISC-ENABLE1")), hexval(keys.get("PERF-STATUS0"))
