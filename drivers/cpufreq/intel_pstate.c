@@ -2466,6 +2466,10 @@ static int intel_pstate_cpu_online(struct cpufreq_policy *policy)
 
 	pr_debug("CPU %d going online\n", cpu->cpu);
 
+	/* no_turbo or the firmware's turbo state may have changed meanwhile */
+	policy->cpuinfo.max_freq = global.turbo_disabled_mf || global.no_turbo ?
+			cpu->pstate.max_freq : cpu->pstate.turbo_freq;
+
 	intel_pstate_init_acpi_perf_limits(policy);
 
 	if (hwp_active) {
