@@ -46,7 +46,7 @@ export REPO BUILD KSRC PATCHES BASE_VERSION BASE_SHA256 MIRROR SECURITY_MIRROR \
 .PHONY: all deps base source-deb config-deb tree export series-status kernel boot check \
         clean distclean help
 
-## all: the main job: deps, base, tree, x86_64 test kernel and its boot, the HWP machine (QEMU, kernel, boot under load), summary
+## all: the main job: deps, base, tree, the x86_64 test kernel, its KUnit boot, the HWP machine (QEMU) booting it under load, summary
 all:
 	@$(RUN) tools/main.sh $(if $(NO_DEPS),--no-deps)
 
@@ -92,7 +92,7 @@ check: deps tree
 
 ## clean: drop kernel objects and logs (keeps the downloaded base and the tree)
 clean:
-	rm -rf $(BUILD)/out $(BUILD)/logs $(BUILD)/state/*kernel*.run
+	rm -rf $(BUILD)/out $(BUILD)/logs $(BUILD)/state/*.run $(BUILD)/state/*.pass
 
 ## distclean: remove the whole build directory (tree, downloads, objects)
 distclean:

@@ -21,7 +21,7 @@ fi
 rm -f "$BUILD/.kernels.md"
 # a call: the script's path, then its arguments (not a mention in a comment
 # or a list of files)
-others=$(cd "$REPO" && grep -rlE '^[^#]*\$(REPO/tools|here)/build-kernel\.sh"? ' tools tests mk Makefile |
+others=$(cd "$REPO" && grep -rlE '^[^#]*(\$\{?REPO\}?"?/tools|\$here|\$\(CURDIR\)/tools)/build-kernel\.sh"? ' tools tests mk Makefile |
 	grep -vx 'tools/kernel.sh\|tools/build-kernel.sh\|tests/02-roundtrip.sh' || true)
 ktap_check "every kernel is built through tools/kernel.sh" "tools/build-kernel.sh named by: $others" [ -z "$others" ]
 if ! ls "$REPO"/patches/*.patch >/dev/null 2>&1; then

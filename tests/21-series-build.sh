@@ -47,6 +47,7 @@ if [ "${CHECK_FRESH:-0}" != 1 ] && [ -f "$record" ] && walk_at "$tip"; then
 	exit 0
 fi
 rm -f "$BUILD"/state/walk-*.pass
+mkdir -p "$BUILD/state"
 walk=$BUILD/state/walk.$$
 : >"$walk"
 i=0
@@ -63,17 +64,16 @@ for c in "$base" $commits; do
 	t0=$SECONDS
 	only=1
 	[ "$c" != "$base" ] || only=0
-	if img=$(VMLINUX_ONLY=$only "$REPO/tools/kernel.sh" build walk 2>"$out.log"); then
+	if img=$(VMLINUX_ONLY=$only "$REPO/tools/kernel.sh" build walk 2>"$BUILD/state/walk.log"); then
 		echo "$name" >>"$walk"
 		ktap_ok "$name" "$((SECONDS - t0)) s"
 		if [ "$c" = "$base" ]; then
 			mkdir -p "$BUILD/out/walk-base"
 			cp "$img" "$BUILD/out/walk-base/bzImage"
-			echo "$(git -C "$KSRC" rev-parse "$base") $(sha256sum <"$out/.config" | cut -c1-64)" \
-				>"$BUILD/out/walk-base/key"
+			base_key >"$BUILD/out/walk-base/key"
 		fi
 	else
-		tail -n 8 "$out.log" | sed 's/^/  /'
+		tail -n 8 "$BUILD/state/walk.log" | sed 's/^/  /'
 		ktap_fail "$name" "see $out/build.log"
 	fi
 done

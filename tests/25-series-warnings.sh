@@ -66,7 +66,7 @@ warnings() { # name tree toolchain -> $tmp/NAME.warn
 		# built by this config? look for obj-y/obj-$(CONFIG_X) += name.o in the Makefile
 		sym=$(grep -hE "^obj-\\\$\\(CONFIG_[A-Z0-9_]+\\)[[:space:]]*\\+=.*\\b$(basename "$o")\\b" "$tree/$dir/Makefile" |
 			sed -n 's/^obj-\$(\(CONFIG_[A-Z0-9_]*\)).*/\1/p' | head -n 1)
-		if [ -n "$sym" ] && ! grep -q "^$sym=y" "$out/.config"; then
+		if [ -n "$sym" ] && ! grep -qE "^$sym=[ym]" "$out/.config"; then
 			continue
 		fi
 		objs+=("$o")

@@ -153,7 +153,11 @@ cpu_mark() { times >"$out/.times.$1"; }
 cpu_secs() { awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } printf "%d", s }' "$out/.times.$1"; }
 start=$(date +%s)
 cpu_mark 0
-if ! kmake -j"$JOBS" "$target" >"$out/build.log" 2>&1; then
+# the modules too, where the configuration has them (the KUnit suites):
+# a build that shows the kernel compiles must compile them as well
+mods=()
+! grep -qx 'CONFIG_MODULES=y' "$out/.config" || mods=(modules)
+if ! kmake -j"$JOBS" "$target" "${mods[@]}" >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -n 20 >&2 || true
 	tail -n 20 "$out/build.log" >&2
 	die "kernel build failed (log: $out/build.log)"

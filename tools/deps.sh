@@ -18,7 +18,7 @@ PKGS=(build-essential git ca-certificates xz-utils ccache flex bison bc
 	libc6-dev-arm64-cross python3-ply libc6-dev util-linux binutils valgrind
 	libclang-rt-14-dev
 	# the clang builds (make LLVM=1 LLVM_IAS=1): ld.lld, and llvm-ar,
-	# llvm-nm, llvm-objcopy, llvm-readelf, ... (suites 23, 25 and 46)
+	# llvm-nm, llvm-objcopy, llvm-readelf, ... (suites 25 and 46)
 	lld llvm
 	# checkpatch's SPDX check: scripts/spdxcheck.py imports ply and git
 	# (GitPython); without git it fails and checkpatch accepts any license

@@ -3,9 +3,11 @@
 # uncommitted change in it) with the harness-only scaffolding of
 # tools/testing/cpufreq-perf-test/harness-exports.patch on top, in a
 # detached worktree of the kernel tree ($BUILD/linux-harness). Prints its
-# path. NOT the series: only the test kernels that load the out-of-tree
-# test module (tools/build-test-module.sh) are built from it
-# (tools/test-kernel.sh, suites 46 and 58). The scaffold is one commit
+# path. NOT the series alone: the series plus five EXPORT_SYMBOL_GPL()s
+# that the out-of-tree test module (tools/build-test-module.sh) needs. The
+# kernels of configs/kernels whose tree is "harness" are built from it:
+# the x86 test kernel (the KUnit boot, every HWP-machine boot, make), the
+# arm64 and debug kernels. The scaffold is one commit
 # with a fixed identity and date, so the worktree's HEAD is the same for
 # the same series; an uncommitted change in the kernel tree is carried
 # over uncommitted.

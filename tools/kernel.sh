@@ -24,6 +24,9 @@ KSRC=${KSRC:-$BUILD/linux}
 export REPO BUILD KSRC
 decl=$REPO/configs/kernels
 die() { echo "kernel: error: $*" >&2; exit 1; }
+# a line that is not a comment must have the eight fields
+bad=$(awk -F ' [|] ' '!/^#/ && NF && NF != 8 { printf "line %d has %d fields, want 8; ", NR, NF }' "$decl")
+[ -z "$bad" ] || die "$decl: $bad"
 
 # line NAME: the declaration's fields, one per line (name out arch cc tree
 # fragments used-by proves)

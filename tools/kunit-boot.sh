@@ -5,8 +5,8 @@
 #   tools/kunit-boot.sh ARCH IMAGE SUITE...
 #
 # ARCH    x86_64 or arm64
-# IMAGE   the kernel (tools/test-kernel.sh's x86 kernel, or a build-kernel.sh
-#         image); its built-in suites run at boot, before init, and the
+# IMAGE   the kernel (tools/test-kernel.sh's x86 kernel, or another kernel of
+#         configs/kernels built by tools/kernel.sh); its built-in suites run at boot, before init, and the
 #         suites of the modules in OUT/kunit-modules/*.ko (OUT: the image's
 #         build directory; tools/build-test-module.sh puts the harness-only
 #         test module there) run when /init loads them

@@ -53,9 +53,10 @@ for ((c = 0; c < ncpu; c++)); do
 	wb() { printf "\\$(printf %o "$2")" | dd of="$m" bs=1 seek=$(($1)) conv=notrunc status=none; }
 	wb 0x770 1	# MSR_PM_ENABLE: HWP enabled
 	wb 0x771 40	# HWP_CAPABILITIES: highest 40 (the emulator's CAP)
-	# MSR_ATOM_CORE_RATIOS (0x66a) bits 21:16 base 20 and _TURBO_RATIOS
-	# (0x66b) bits 5:0 turbo 40: the kernel's invariance ratio is found
-	wb 0x66b 40
+	# MSR_ATOM_CORE_RATIOS (0x66a) bits 21:16 (base) and
+	# MSR_ATOM_CORE_TURBO_RATIOS (0x66c) bits 5:0 (turbo), the first MSRs
+	# the kernel's invariance setup reads: in this flat file both are the
+	# byte at 0x66c, so base = turbo = 20, a ratio the kernel takes
 	wb 0x66c 20
 	case $mode in dec*)	# MSR_IA32_POWER_CTL bit 27: DEC enabled
 		printf '\010' | dd of="$root/dev/cpu/$c/msr" bs=1 seek=$((0x1fc + 3)) \

@@ -64,17 +64,6 @@ say CPUINFO-MAX-TURBO "$(cat $c/cpu0/cpufreq/cpuinfo_max_freq) $(cat $p1/cpuinfo
 hwpload duty 1 10000 100 6
 phase turbo-back-busy99-cpu1-done
 
-# turbo disabled by the firmware at run time (MISC_ENABLE bit 38, written on
-# CPU 0, package-wide on the machine), then enabled again: intel_pstate
-# reads the bit when no_turbo is read
-misc=$(hwpload rdmsr 0 0x1a0)
-phase turbo-firmware-off
-hwpload wrmsr 0 0x1a0 $((misc | (1 << 38))) || say GUEST-ERROR "MISC_ENABLE not written"
-say NO-TURBO-FIRMWARE "$(cat $c/intel_pstate/no_turbo)"
-hwpload wrmsr 0 0x1a0 "$misc" || say GUEST-ERROR "MISC_ENABLE not restored"
-phase turbo-firmware-on
-say NO-TURBO-FIRMWARE-BACK "$(cat $c/intel_pstate/no_turbo)"
-
 # governor switches under load
 hwpload spin 1 60 &
 load=$!
@@ -86,10 +75,15 @@ echo 2000000 > $p1/scaling_setspeed; sleep 3
 phase gov-schedutil; echo schedutil > $p1/scaling_governor; sleep 6
 phase gov-done; kill $load; wait $load 2>/dev/null
 
-# CPU offline and online
+# CPU offline and online; no_turbo set while CPU 1 is offline must reach
+# its cpuinfo_max_freq when it comes back
 phase offline; echo 0 > $c/cpu1/online; sleep 2
 say OFFLINE1 "$(cat $c/cpu1/online)"
-phase online; echo 1 > $c/cpu1/online; hwpload spin 1 6
+echo 1 > $c/intel_pstate/no_turbo
+phase online; echo 1 > $c/cpu1/online
+say CPUINFO-MAX-ONLINE-NOTURBO "$(cat $p1/cpuinfo_max_freq)"
+echo 0 > $c/intel_pstate/no_turbo
+hwpload spin 1 6
 phase online-done
 
 # suspend to idle, with the pm_test timer (devices: cpufreq is suspended for

@@ -54,3 +54,15 @@ walk_key() {
 			tools/lib/series-wt.sh "$@"
 	} | sha256sum | cut -c1-16
 }
+
+# base_key: the key of the walk kernel's base step as a bzImage (the A side
+# of suite 57): the base commit, the declaration and fragments, the
+# compiler and the build scripts
+base_key() {
+	{
+		git -C "$KSRC" rev-parse "$base"
+		cat "$REPO/configs/kernels" "$REPO"/Kconfig.fragment "$REPO"/configs/*.config
+		gcc --version | head -n 1
+		cd "$REPO" && sha256sum tools/build-kernel.sh tools/kernel.sh tools/filter-fragments.sh
+	} | sha256sum | cut -c1-64
+}
