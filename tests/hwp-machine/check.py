@@ -91,6 +91,17 @@ def checks(tl, highest, hi0, guar, lowest):
                 "after full load %s, lowest in the 3 s of idle and the wake probe %s (the guest reads %s at the end); %s" % (
                     load and load["des"], low, reg, fmt(rs)))
 
+    # schedutil's rate limit holds on the perf path: under a spin that ramps
+    # the request up from a decayed utilization, consecutive requests of
+    # the CPU are at least rate_limit_us (20 ms) apart; 10% for the clocks
+    @check("rate_limit_us holds on the perf path (20 ms between requests)")
+    def _():
+        rs = phase_writes("ratelimit-cpu1", 1)
+        gaps = [(b["t"] - a["t"]) / 1e6 for a, b in zip(rs, rs[1:])]
+        return (keys.get("RATE-LIMIT-US") == "20000" and len(rs) >= 3 and min(gaps) >= 18,
+                "rate_limit_us %s; %d requests under the spin, shortest gap %s ms; %s" % (
+                    keys.get("RATE-LIMIT-US"), len(rs), "%.1f" % min(gaps) if gaps else "-", fmt(rs)))
+
     # the second half of the load, up to GRACE before its end: when the load
     # exits, the next phase's marker task starts on the CPU with a new task's
     # utilization, and its request, written just before the marker, is not
