@@ -91,9 +91,10 @@ def checks(tl, highest, hi0, guar, lowest):
                 "after full load %s, lowest in the 3 s of idle and the wake probe %s (the guest reads %s at the end); %s" % (
                     load and load["des"], low, reg, fmt(rs)))
 
-    # schedutil's rate limit holds on the perf path: under a spin that ramps
-    # the request up from a decayed utilization, consecutive requests of
-    # the CPU are at least rate_limit_us (20 ms) apart; 10% for the clocks
+    # schedutil's rate limit holds on the perf path: under a load whose
+    # utilization moves at nearly every tick (30 ms on, 30 ms off),
+    # consecutive requests of the CPU are at least rate_limit_us (20 ms)
+    # apart; 10% for the clocks
     @check("rate_limit_us holds on the perf path (20 ms between requests)")
     def _():
         rs = phase_writes("ratelimit-cpu1", 1)

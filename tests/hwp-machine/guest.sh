@@ -29,13 +29,13 @@ if [ -f /etc/hwp-guest-short ]; then
 	exit 0
 fi
 # schedutil's rate limit on the perf path: with rate_limit_us at 20 ms, a
-# spin from the decayed utilization above ramps the request up over many
-# ticks; no two requests may be closer than the limit
+# load 30 ms on and 30 ms off moves the utilization, and the request it
+# wants, at nearly every tick; no two requests may be closer than the limit
 rl=$(ls $c/cpufreq/schedutil/rate_limit_us $c/cpufreq/policy1/schedutil/rate_limit_us 2>/dev/null | head -n 1)
 rl_old=$(cat "$rl")
 echo 20000 >"$rl" || say GUEST-ERROR "rate_limit_us not written"
 say RATE-LIMIT-US "$(cat "$rl")"
-load_phase ratelimit-cpu1 hwpload spin 1 2
+load_phase ratelimit-cpu1 hwpload duty 1 30000 30000 3
 echo "$rl_old" >"$rl"
 load_phase periodic-30 hwpload duty 1 3000 7000 6
 load_phase busy99-turbo-cpu0 hwpload duty 0 10000 100 6
