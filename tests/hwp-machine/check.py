@@ -100,7 +100,7 @@ def checks(tl, highest, hi0, guar, lowest):
         rs = phase_writes("ratelimit-cpu1", 1)
         gaps = [(b["t"] - a["t"]) / 1e6 for a, b in zip(rs, rs[1:])]
         return (keys.get("RATE-LIMIT-US") == "20000" and len(rs) >= 3 and min(gaps) >= 18,
-                "rate_limit_us %s; %d requests under the spin, shortest gap %s ms; %s" % (
+                "rate_limit_us %s; %d requests under the load, shortest gap %s ms; %s" % (
                     keys.get("RATE-LIMIT-US"), len(rs), "%.1f" % min(gaps) if gaps else "-", fmt(rs)))
 
     # the second half of the load, up to GRACE before its end: when the load
