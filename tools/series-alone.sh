@@ -1,7 +1,7 @@
 #!/bin/bash
 # Do the fixes at the front of the series apply to the base on their own?
 #
-#   tools/series-alone.sh     one KTAP result per patch (default: 1 to 6)
+#   tools/series-alone.sh     one KTAP result per patch (default: 1 to 7)
 #
 # For each patch N: a temporary worktree of the kernel tree ($KSRC) at the
 # base tag, the patches that N needs applied first, then `git am -3` of N.
@@ -25,7 +25,7 @@
 #   REPO KSRC                 repository and kernel tree (the Makefile's)
 #   PATCHES                   the series directory (default $REPO/patches)
 #   BASE_VERSION BASE_TAG     the base (default tag base-5.10.262-1)
-#   ALONE_PATCHES             the patch numbers to check (default "1 2 3 4 5 6")
+#   ALONE_PATCHES             the patch numbers to check (default "1 2 3 4 5 6 7")
 #   TMPDIR                    where the worktree goes (default /tmp)
 set -euo pipefail
 shopt -s inherit_errexit
@@ -36,7 +36,7 @@ KSRC=${KSRC:-$REPO/build/linux}
 PATCHES=${PATCHES:-$REPO/patches}
 BASE_VERSION=${BASE_VERSION:-5.10.262-1}
 BASE_TAG=${BASE_TAG:-base-$BASE_VERSION}
-ALONE_PATCHES=${ALONE_PATCHES:-1 2 3 4 5 6}
+ALONE_PATCHES=${ALONE_PATCHES:-1 2 3 4 5 6 7}
 COVER=$PATCHES/0000-cover-letter.patch
 
 # git without the user's configuration, and an identity for `git am`

@@ -3273,8 +3273,10 @@ static const struct x86_cpu_id hwp_support_ids[] __initconst = {
  */
 static bool __init intel_cpufreq_hints_usable(void)
 {
-	if (hwp_mode_bdw)
+	if (hwp_mode_bdw) {
+		pr_info("Broadwell-style HWP: schedutil's performance hints not used\n");
 		return false;
+	}
 
 	if (boot_cpu_data.cpuid_level >= 7 &&
 	    (cpuid_edx(7) & CPUID_7_EDX_HYBRID)) {

@@ -532,11 +532,15 @@ static void sugov_update_single_freq(struct update_util_data *hook, u64 time,
  *
  * @min_perf: what is required, without headroom: the DEADLINE bandwidth plus
  *	      the IRQ pressure that steals time from it, or the uclamp minimum
- *	      of the runqueue if that is higher; the full capacity while an RT
- *	      task is runnable and uclamp is not in use (with uclamp, RT tasks
- *	      have a uclamp minimum of their own).
+ *	      of the runqueue if that is higher; at least the capacity while an
+ *	      RT task is runnable and uclamp is not in use (with uclamp, RT
+ *	      tasks have a uclamp minimum of their own).
  * @max_perf: what is allowed: the capacity, or the uclamp maximum of the
- *	      runqueue if that is lower, but never less than @min_perf.
+ *	      runqueue if that is lower.
+ *
+ * Neither is clamped against the other: a uclamp minimum above the uclamp
+ * maximum of the runqueue gives @min_perf above @max_perf, and the driver
+ * resolves that.
  */
 static void sugov_perf_bounds(struct sugov_cpu *sg_cpu,
 			      unsigned long *min_perf, unsigned long *max_perf)
@@ -554,11 +558,27 @@ static void sugov_perf_bounds(struct sugov_cpu *sg_cpu,
 
 	*min_perf = max(irq + sg_cpu->bw_dl, uclamp_rq_get(rq, UCLAMP_MIN));
 	if (!uclamp_is_used() && rt_rq_is_runnable(&rq->rt))
-		*min_perf = cap;
-	*min_perf = min(*min_perf, cap);
+		*min_perf = max(*min_perf, cap);
 
 	*max_perf = min(cap, uclamp_rq_get(rq, UCLAMP_MAX));
-	*max_perf = max(*max_perf, *min_perf);
+}
+
+/*
+ * Whether the perf path keeps the previous target instead of a lower one: if
+ * the CPU has not been idle since the last update, as sugov_cpu_is_busy()
+ * decides for the frequency path, unless the utilization of the runqueue
+ * reaches its uclamp maximum, which must then be honoured at once.
+ */
+static bool sugov_hold_perf(struct sugov_cpu *sg_cpu)
+{
+	struct rq *rq = cpu_rq(sg_cpu->cpu);
+	unsigned long uclamp_max = uclamp_rq_get(rq, UCLAMP_MAX);
+
+	if (uclamp_is_used() && uclamp_max != SCHED_CAPACITY_SCALE &&
+	    cpu_util_cfs(rq) + cpu_util_rt(rq) >= uclamp_max)
+		return false;
+
+	return sugov_cpu_is_busy(sg_cpu);
 }
 
 /*
@@ -571,8 +591,8 @@ static void sugov_update_single_perf(struct update_util_data *hook, u64 time,
 {
 	struct sugov_cpu *sg_cpu = container_of(hook, struct sugov_cpu, update_util);
 	struct sugov_policy *sg_policy = sg_cpu->sg_policy;
-	unsigned long prev_perf = sg_cpu->util;
-	unsigned long min_perf, max_perf, target_perf;
+	unsigned long prev_util = sg_cpu->util;
+	unsigned long min_perf, max_perf;
 
 	/*
 	 * Utilization can only be mapped onto performance levels directly if it
@@ -589,27 +609,20 @@ static void sugov_update_single_perf(struct update_util_data *hook, u64 time,
 		return;
 
 	/*
-	 * The headroom applies to the utilization (IO wait boost included),
-	 * not to what is required, and the uclamp maximum caps the result.
+	 * The target: the utilization (IO wait boost included) with the
+	 * headroom, at most what is allowed, at least what is required.
 	 */
 	sugov_perf_bounds(sg_cpu, &min_perf, &max_perf);
-	target_perf = min(map_util_perf(sg_cpu->util), max_perf);
-	target_perf = max(target_perf, min_perf);
+	sg_cpu->util = max(min(map_util_perf(sg_cpu->util), max_perf), min_perf);
 
 	/*
-	 * Do not lower the target if the CPU has not been idle recently, as
-	 * the reduction is likely to be premature then, but never above what
-	 * is allowed: a uclamp maximum must be honoured at once.  While the
-	 * utilization of the runqueue reaches its uclamp maximum, the target
-	 * is max_perf already, so holding changes nothing then.
+	 * Do not lower the target if the CPU has not been idle recently, as the
+	 * reduction is likely to be premature then.
 	 */
-	if (sugov_cpu_is_busy(sg_cpu) && target_perf < prev_perf)
-		target_perf = min(prev_perf, max_perf);
+	if (sugov_hold_perf(sg_cpu) && sg_cpu->util < prev_util)
+		sg_cpu->util = prev_util;
 
-	/* What the next update compares its target with. */
-	sg_cpu->util = target_perf;
-
-	cpufreq_driver_adjust_perf(sg_policy->policy, min_perf, target_perf,
+	cpufreq_driver_adjust_perf(sg_policy->policy, min_perf, sg_cpu->util,
 				   max_perf, sg_cpu->max);
 
 	/* The request reflects the current limits, like a frequency update. */
@@ -620,7 +633,7 @@ static void sugov_update_single_perf(struct update_util_data *hook, u64 time,
 	 * Forget the frequency, as sugov_start() does, so that the first
 	 * update of the frequency path, if invariance is lost, reaches the
 	 * driver even when it selects the frequency requested last time: a
-	 * driver like intel_pstate drops the hints there.
+	 * driver like intel_pstate would keep the last hints otherwise.
 	 */
 	sg_policy->next_freq = 0;
 	sg_policy->cached_raw_freq = 0;

@@ -1848,7 +1848,6 @@ u64 arch_get_max_freq_ratio(void)
 {
 	return READ_ONCE(arch_max_freq_ratio);
 }
-EXPORT_SYMBOL_GPL(arch_get_max_freq_ratio);
 
 static bool turbo_disabled(void)
 {

@@ -88,7 +88,10 @@ struct pt_record {
 	unsigned long target_calls;
 	/* calls with interrupts on, or for another CPU than the local one */
 	unsigned long bad_context;
-	/* ->adjust_perf() calls without min <= target <= max <= capacity */
+	/*
+	 * ->adjust_perf() calls outside schedutil's contract: min <= target,
+	 * max <= capacity, target <= max unless min is above max
+	 */
 	unsigned long bad_hints;
 	unsigned long last_min_perf;
 	unsigned long last_target_perf;
@@ -245,8 +248,8 @@ static void pt_cpufreq_adjust_perf(struct cpufreq_policy *policy,
 	if (!irqs_disabled() || policy->cpu != smp_processor_id() ||
 	    !cpumask_equal(policy->cpus, cpumask_of(policy->cpu)))
 		rec->bad_context++;
-	if (min_perf > target_perf || target_perf > max_perf ||
-	    max_perf > capacity)
+	if (min_perf > target_perf || max_perf > capacity ||
+	    target_perf > max(min_perf, max_perf))
 		rec->bad_hints++;
 	rec->last_min_perf = min_perf;
 	rec->last_target_perf = target_perf;

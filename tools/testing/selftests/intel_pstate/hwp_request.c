@@ -26,8 +26,9 @@
  * sample and checks the hints through MIN and MAX instead.
  *
  * It skips (exit code 4, the reason in the "# SKIP" line) wherever
- * schedutil does not use ->adjust_perf(): a hybrid processor or
- * Broadwell-style HWP (the driver does not install the callback), no
+ * schedutil may not use ->adjust_perf(): a hybrid processor or
+ * Broadwell-style HWP (where a 5.10-only patch of the series leaves the
+ * callback out, which user space cannot tell from a kernel without it), no
  * frequency invariance (schedutil takes the frequency path), no fast
  * switching or a shared policy (schedutil does not use the callback), and
  * where it cannot run: not root, no HWP, HWP not enabled, another cpufreq
@@ -663,11 +664,11 @@ static void skip_unless_hwp(void)
 	if (!(eax & CPUID_6_EAX_HWP))
 		ksft_exit_skip("CPU has no HWP (CPUID.06H:EAX bit 7 clear)\n");
 
-	/* intel_cpufreq_hints_usable(): hybrid and Broadwell-style HWP */
+	/* hybrid and Broadwell-style HWP: the callback may be left out */
 	if (max_leaf >= 7) {
 		__cpuid_count(7, 0, eax, ebx, ecx, edx);
 		if (edx & CPUID_7_EDX_HYBRID)
-			ksft_exit_skip("hybrid CPU (CPUID.07H:EDX[15]): no ->adjust_perf()\n");
+			ksft_exit_skip("hybrid CPU (CPUID.07H:EDX[15]): callback may be off\n");
 	}
 	__cpuid(1, eax, ebx, ecx, edx);
 	family = (eax >> 8) & 0xf;
@@ -678,7 +679,7 @@ static void skip_unless_hwp(void)
 		family += (eax >> 20) & 0xff;
 	if (family == 6 && (model == INTEL_FAM6_BROADWELL_X ||
 			    model == INTEL_FAM6_BROADWELL_D))
-		ksft_exit_skip("Broadwell-style HWP (model 0x%x): no ->adjust_perf()\n",
+		ksft_exit_skip("Broadwell-style HWP (model 0x%x): callback may be off\n",
 			       model);
 
 	/* schedutil takes the frequency path without invariance */
