@@ -82,8 +82,9 @@ ktap_sub "checks" python3 "$REPO/tests/hwp-machine/check.py" --levels 30:24:18:8
 # selftest-paths.sh): booted in the active mode, it switches to passive,
 # passes, and puts every setting back, also when killed in passive mode;
 # without APERF/MPERF (no frequency invariance: schedutil takes the
-# frequency path) and on a Broadwell-style part (no hook), it skips with
-# the reason. Each run must leave the settings as it found them.
+# frequency path) and on a Broadwell-style part (where patch 15 leaves the
+# hook out), it skips with the reason. Each run must leave the settings as
+# it found them.
 paths_boot() { # NAME HWP-OPTS APPEND: the console, without CRs, in $out/paths-NAME.txt
 	"$REPO/tools/qemu-run.sh" --arch x86_64 --hwp --hwp-opts "$2" --kernel "$img" \
 		--initrd "$out/initrd-paths.cpio.gz" --append "cpufreq.default_governor=schedutil $3" \

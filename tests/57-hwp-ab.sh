@@ -34,6 +34,8 @@ ab=$REPO/tools/hwp-ab.py
 ARGS="intel_pstate=passive cpufreq.default_governor=schedutil"
 
 . "$REPO/tools/lib/ktap.sh"
+# shellcheck source=tools/lib/hwp-machine.sh
+. "$REPO/tools/lib/hwp-machine.sh"
 ktap_plan 6
 # stop WHY: fail every result not yet reported, and end
 stop() { ktap_fail_rest "$1"; exit 0; }
@@ -79,9 +81,7 @@ for h in periodic spawn pingpong; do
 	fi
 	extra+=("$dir/$h:/bin/$h")
 done
-if ! gcc -static -O2 -Wall -o "$dir/hwpload" "$REPO/tools/hwp-guest/hwpload.c" >"$dir/hwpload.log" 2>&1; then
-	stop "guest tools: hwpload does not build: $(tail -n 3 "$dir/hwpload.log" | tr '\n' '|')"
-fi
+hwp_hwpload "$dir" || stop "$HWP_WHY"
 extra+=("$dir/hwpload:/bin/hwpload")
 
 # boot NAME IMAGE INITRD EXTRA-ARGS: on failure, why in $why

@@ -65,6 +65,8 @@ splats='BUG:|WARNING:|possible circular locking|suspicious RCU usage|sleeping fu
 mkdir -p "$BUILD"
 fail=0
 . "$REPO/tools/lib/ktap.sh"
+# shellcheck source=tools/lib/hwp-machine.sh
+. "$REPO/tools/lib/hwp-machine.sh"
 ktap_plan 11
 # stop WHY: fail every result not yet reported, and end
 stop() { ktap_fail_rest "$1"; exit 1; }
@@ -122,8 +124,8 @@ extra=("$REPO/tests/robustness/sudo:/usr/bin/sudo")
 extra+=("$ko:/kunit-modules/cpufreq-perf-test.ko")
 extra+=("$kout/kunit-modules/intel_pstate_perf_test.ko:/kunit-modules/intel_pstate_perf_test.ko")
 # hwpload: the scenario markers in the machine's record
-if ! gcc -static -O2 -Wall -o "$out/hwpload" "$REPO/tools/hwp-guest/hwpload.c" >"$BUILD/58-hwpload.log" 2>&1; then
-	ktap_fail initramfs "hwpload does not build: $(tail -n 3 "$BUILD/58-hwpload.log" | tr '\n' '|')"
+if ! hwp_hwpload "$out"; then
+	ktap_fail initramfs "$HWP_WHY"
 	stop "no initramfs"
 fi
 extra+=("$out/hwpload:/bin/hwpload")

@@ -40,7 +40,9 @@ initrd=$BUILD/state/$name.cpio.gz
 log=$BUILD/logs/$name-boot.log
 rec=$BUILD/logs/$name.record
 rm -f "$rec"
-gcc -static -O2 -o "$hwpload" "$REPO/tools/hwp-guest/hwpload.c" || die "cannot build hwpload"
+# shellcheck source=tools/lib/hwp-machine.sh
+. "$REPO/tools/lib/hwp-machine.sh"
+hwp_hwpload "$BUILD/state" || die "$HWP_WHY"
 : >"$BUILD/state/hwp-guest-short"
 extra=("$hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh"
 	"$BUILD/state/hwp-guest-short:/etc/hwp-guest-short")

@@ -72,9 +72,10 @@ def checks(tl, highest, hi0, guar, lowest):
             e = end_state(ph, cpu)
             return e and e["des"] == highest[cpu] and e["max"] == highest[cpu], seen(ph, cpu)
 
-    # idle: the request falls to the bottom half by the end of the 3 s of
-    # idle and the wake probe after it (an idle CPU sends no update: the
-    # request follows the decayed utilization at its next wakeup); the
+    # idle: the request falls to the bottom half by the end of the wake
+    # probes (an idle CPU sends no update: the request follows the decayed
+    # utilization at its next wakeup, so the guest wakes CPU 1 briefly until
+    # it does, at most 20 times); the
     # guest's own read of the register, taken in the wake probe's phase,
     # must be a DESIRED the host saw in effect then (the shell's own work on
     # the CPU after the probe, new tasks and iowait boost, may raise it again)
@@ -88,7 +89,7 @@ def checks(tl, highest, hi0, guar, lowest):
         wake = ([r for r in (in_effect(1, sp[0]),) if r] + writes(1, *sp)) if sp else []
         return (load and low is not None and low <= highest[1] // 2 and reg.isdigit()
                 and int(reg) in [r["des"] for r in wake],
-                "after full load %s, lowest in the 3 s of idle and the wake probe %s (the guest reads %s at the end); %s" % (
+                "after full load %s, lowest in idle and the wake probes %s (the guest reads %s at the end); %s" % (
                     load and load["des"], low, reg, fmt(rs)))
 
     # schedutil's rate limit holds on the perf path: under a load whose

@@ -26,11 +26,15 @@ for cpu in 0 1; do
 done
 load_phase uclamp-max-cpu1 hwpload uclamp 0 512 spin 1 5
 load_phase uclamp-min-cpu1 hwpload uclamp 512 1024 duty 1 100 20000 4
-hwpload spin 1 20 &
+# governors under load: each phase waits, bounded, for its request
+caps 1
+hwpload spin 1 60 &
 load=$!
-phase gov-ramp; sleep 1
-phase gov-performance; echo performance >$p1/scaling_governor; sleep 3
-phase gov-schedutil; echo schedutil >$p1/scaling_governor; sleep 3
+phase gov-ramp
+phase gov-performance; echo performance >$p1/scaling_governor
+wait_for 1 30 "min == $highest && max == $highest && des == 0"
+phase gov-schedutil; echo schedutil >$p1/scaling_governor
+wait_for 1 30 "min < max && des == 0"
 phase gov-done; kill $load; wait $load 2>/dev/null
 phase end
 dmesg | grep -E 'unchecked MSR|WARNING:|BUG:|Call Trace' | sed 's/^/DMESG: /'

@@ -12,8 +12,12 @@ n=0
 if [ -f /msr.ko ] && [ ! -e /dev/cpu/0/msr ]; then
 	insmod /msr.ko || echo "GUEST-ERROR=msr.ko not loaded"
 fi
+# The host reads a phase's end state GRACE (50 ms, tools/hwp_record.py)
+# before its end: a phase starts 0.1 s after the call, so that a write the
+# guest has just seen in effect (wait_for) belongs to the phase before.
 phase() {
 	n=$((n + 1))
+	sleep 0.1
 	hwpload mark $n || echo "GUEST-ERROR=mark $n failed"
 	echo "PHASE $n $1"
 }
@@ -44,15 +48,30 @@ unpin() {
 	echo "$3" >$f/scaling_max_freq
 	echo "$2" >$f/scaling_min_freq
 }
-# wait_request CPU MIN MAX DESIRED: until the CPU's HWP_REQUEST holds these
-# fields, at most 10 s (then a GUEST-ERROR line, and status 1)
-wait_request() {
+# HWP_CAPABILITIES of CPU $1: sets highest, guaranteed and lowest
+caps() {
+	v=$(hwpload rdmsr "$1" 0x771) || v=0
+	highest=$((v & 255)) guaranteed=$(((v >> 8) & 255)) lowest=$(((v >> 24) & 255))
+}
+# req_is CPU TEST: whether TEST, a shell arithmetic expression over min, max
+# and des (the fields of the CPU's HWP_REQUEST, e.g. "des == 24 && max ==
+# 24"), holds now
+req_is() {
+	v=$(hwpload rdmsr "$1" 0x774) || v=0
+	min=$((v & 255)) max=$(((v >> 8) & 255)) des=$(((v >> 16) & 255))
+	[ $(($2)) = 1 ]
+}
+# wait_for CPU SECONDS TEST: until req_is CPU TEST, polling every 0.1 s for
+# at most SECONDS; then status 0, or a GUEST-ERROR line with the last
+# request and status 1
+wait_for() {
 	i=0
-	while :; do
-		v=$(hwpload rdmsr "$1" 0x774) || v=0
-		[ "$((v & 255)) $(((v >> 8) & 255)) $(((v >> 16) & 255))" != "$2 $3 $4" ] || return 0
+	until req_is "$1" "$3"; do
 		i=$((i + 1))
-		[ $i -le 100 ] || { echo "GUEST-ERROR=cpu$1's HWP_REQUEST did not become $2/$3/$4 within 10 s"; return 1; }
+		[ $i -le $(($2 * 10)) ] || {
+			echo "GUEST-ERROR=cpu$1: '$3' not reached in $2 s (MIN/MAX/DESIRED $min/$max/$des)"
+			return 1
+		}
 		sleep 0.1
 	done
 }

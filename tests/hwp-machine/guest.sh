@@ -14,15 +14,39 @@ say GOVERNOR0 "$(cat $c/cpu0/cpufreq/scaling_governor 2>/dev/null)"
 say GOVERNOR1 "$(cat $p1/scaling_governor 2>/dev/null)"
 say HWP "$(dmesg | grep -c 'intel_pstate: HWP enabled')"
 say PM-ENABLE "$(hwpload rdmsr 0 0x770)"
+caps 0; hi0=$highest
+caps 1; hi1=$highest guar=$guaranteed lo=$lowest
 
-phase idle-start; sleep 2
-load_phase spin-cpu0 hwpload spin 0 5
-load_phase spin-cpu1 hwpload spin 1 5
+# Each phase waits, at most 30 s, for the request it is named after
+# (wait_for), instead of a fixed time; the host checks the request in
+# effect at its end.
+# spin CPU TEST: a full load on CPU until its request satisfies TEST
+spin() {
+	hwpload spin "$1" 60 &
+	spin_pid=$!
+	wait_for "$1" 30 "$2"
+}
+unspin() { kill $spin_pid; wait $spin_pid 2>/dev/null; }
+
+phase idle-start
+for cpu in 0 1; do
+	phase spin-cpu$cpu
+	eval h=\$hi$cpu
+	spin $cpu "des == $h && max == $h"
+	phase spin-cpu$cpu-done
+	unspin
+done
 # idle: a CPU in NOHZ idle sends schedutil no update, so its request only
-# changes when it next wakes; after 3 s idle, wake CPU 1 briefly (100 us of
-# work every 100 ms for 1 s) so that the decayed utilization reaches it
-phase idle; sleep 3
-phase idle-wake; hwpload duty 1 100 100000 1
+# changes when it next wakes: wake CPU 1 briefly (100 us of work every
+# 100 ms for 1 s) until the decayed utilization has brought DESIRED to the
+# lower half, at most 20 times
+phase idle
+phase idle-wake
+i=0
+while [ $i -lt 20 ] && ! req_is 1 "des <= $hi1 / 2"; do
+	hwpload duty 1 100 100000 1
+	i=$((i + 1))
+done
 say IDLE-DESIRED1 "$(desired 1)"
 if [ -f /etc/hwp-guest-short ]; then
 	phase end
@@ -49,13 +73,13 @@ load_phase uclamp-min-cpu1 hwpload uclamp 512 1024 duty 1 100 20000 4
 
 # scaling_max_freq lowered to 2.0 GHz (level 20) under full load, then back
 old=$(cat $p1/scaling_max_freq)
-hwpload spin 1 60 &
-load=$!
-phase ramp; sleep 5
-phase max-freq-low; echo 2000000 > $p1/scaling_max_freq; sleep 4
+phase ramp; spin 1 "des == $hi1"
+phase max-freq-low; echo 2000000 > $p1/scaling_max_freq
+wait_for 1 30 "des == 20 && max == 20"
 say MAXFREQ-LOW "$(cat $p1/scaling_max_freq)"
-phase max-freq-restored; echo "$old" > $p1/scaling_max_freq; sleep 5
-phase max-freq-done; kill $load; wait $load 2>/dev/null
+phase max-freq-restored; echo "$old" > $p1/scaling_max_freq
+wait_for 1 30 "des == $hi1 && max == $hi1"
+phase max-freq-done; unspin
 
 # no_turbo: the guaranteed level (18) on both vCPUs, under a pure spin and
 # under a 99%-busy thread (10 ms of work, 100 us of sleep)
@@ -74,51 +98,52 @@ hwpload duty 1 10000 100 6
 phase turbo-back-busy99-cpu1-done
 
 # governor switches under load
-hwpload spin 1 60 &
-load=$!
-phase gov-ramp; sleep 1
-phase gov-performance; echo performance > $p1/scaling_governor; sleep 3
-phase gov-powersave; echo powersave > $p1/scaling_governor; sleep 3
+phase gov-ramp; spin 1 "des == $hi1"
+phase gov-performance; echo performance > $p1/scaling_governor
+wait_for 1 30 "min == $hi1 && des == $hi1 && max == $hi1"
+phase gov-powersave; echo powersave > $p1/scaling_governor
+wait_for 1 30 "min == $lo && des == $lo && max == $lo"
 phase gov-userspace; echo userspace > $p1/scaling_governor
-echo 2000000 > $p1/scaling_setspeed; sleep 3
-phase gov-schedutil; echo schedutil > $p1/scaling_governor; sleep 6
-phase gov-done; kill $load; wait $load 2>/dev/null
+echo 2000000 > $p1/scaling_setspeed
+wait_for 1 30 "min == 20 && des == 20 && max == $hi1"
+phase gov-schedutil; echo schedutil > $p1/scaling_governor
+wait_for 1 30 "des == $hi1 && min < des"
+phase gov-done; unspin
 
 # CPU offline and online; no_turbo set while CPU 1 is offline must reach
-# its cpuinfo_max_freq when it comes back
-phase offline; echo 0 > $c/cpu1/online; sleep 2
+# its cpuinfo_max_freq when it comes back (offlining writes DESIRED 0
+# before the write to "online" returns)
+phase offline; echo 0 > $c/cpu1/online
 say OFFLINE1 "$(cat $c/cpu1/online)"
 echo 1 > $c/intel_pstate/no_turbo
 phase online; echo 1 > $c/cpu1/online
 say CPUINFO-MAX-ONLINE-NOTURBO "$(cat $p1/cpuinfo_max_freq)"
 echo 0 > $c/intel_pstate/no_turbo
-hwpload spin 1 6
-phase online-done
+spin 1 "des == $hi1"
+phase online-done; unspin
 
 # suspend to idle, with the pm_test timer (devices: cpufreq is suspended for
 # the 5 s of the test delay, then resumed)
-hwpload spin 1 60 &
-load=$!
-sleep 3
+spin 1 "des == $hi1"
 echo devices > /sys/power/pm_test
 phase suspend
 echo freeze > /sys/power/state
 say SUSPEND-RC $?
-phase resumed; sleep 5
+phase resumed; wait_for 1 30 "des == $hi1"
 phase resumed-done
 echo none > /sys/power/pm_test
-kill $load 2>/dev/null; wait $load 2>/dev/null
+unspin
 
 # passive -> active -> passive under load
-hwpload spin 1 60 &
-load=$!
-sleep 3
-phase active; echo active > $c/intel_pstate/status; sleep 3
+spin 1 "des == $hi1"
+phase active; echo active > $c/intel_pstate/status
+wait_for 1 30 "des == 0"
 say STATUS-ACTIVE "$(cat $c/intel_pstate/status) $(cat $p1/scaling_driver)"
-phase passive-again; echo passive > $c/intel_pstate/status; sleep 6
+phase passive-again; echo passive > $c/intel_pstate/status
+wait_for 1 30 "des == $hi1"
 say STATUS-PASSIVE "$(cat $c/intel_pstate/status) $(cat $p1/scaling_driver) $(cat $p1/scaling_governor)"
 phase passive-again-done
-kill $load 2>/dev/null; wait $load 2>/dev/null
+unspin
 
 # the series' HWP kselftest, on the real driver
 phase kselftest

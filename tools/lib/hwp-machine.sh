@@ -21,9 +21,14 @@ hwp_prepare() {
 		HWP_WHY="the HWP machine's kernel did not build (tools/test-kernel.sh)"
 		return 1
 	fi
-	if ! gcc -static -O2 -Wall -o "$dir/hwpload" "$REPO/tools/hwp-guest/hwpload.c" \
-		>"$dir/hwpload.log" 2>&1; then
-		HWP_WHY="guest tools: hwpload does not build: $(tail -n 3 "$dir/hwpload.log" | tr '\n' '|')"
-		return 1
-	fi
+	hwp_hwpload "$dir"
+}
+
+# hwp_hwpload DIR: the guest's load and marker program, static, as
+# DIR/hwpload; on a failure sets HWP_WHY and returns 1
+hwp_hwpload() {
+	gcc -static -O2 -Wall -o "$1/hwpload" "$REPO/tools/hwp-guest/hwpload.c" >"$1/hwpload.log" 2>&1 &&
+		return 0
+	HWP_WHY="guest tools: hwpload does not build: $(tail -n 3 "$1/hwpload.log" | tr '\n' '|')"
+	return 1
 }
