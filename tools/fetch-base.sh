@@ -257,11 +257,12 @@ busybox-arm64)
 mainline-7.3)
 	# The comparison subject of the perf harness (tools/perf-harness,
 	# Documentation/project/perf-harness.md): mainline 7.3's own
-	# drivers/cpufreq/intel_pstate.c, compiled in user space next to the
-	# series'. Debian ships 7.3 in trixie-backports; its Packages index is
-	# fetched for amd64 (Documentation/project/mainline-history.md, 7).
+	# drivers/cpufreq/intel_pstate.c and schedutil's perf path (with the
+	# helpers it calls), compiled in user space next to the series'.
+	# Debian ships 7.3 in trixie-backports; its Packages index is fetched
+	# for amd64 (Documentation/project/mainline-history.md, 7).
 	M73_VERSION=${M73_VERSION:-7.3.4-1~bpo13+1}
-	M73_FILES=${M73_FILES:-drivers/cpufreq/intel_pstate.c}
+	M73_FILES=${M73_FILES:-drivers/cpufreq/intel_pstate.c kernel/sched/cpufreq_schedutil.c kernel/sched/fair.c kernel/sched/sched.h include/linux/sched/cpufreq.h}
 	m73_deb=linux-source-7.3_${M73_VERSION}_all.deb
 	m73_dir=$BUILD/mainline-7.3
 	stamp="$M73_VERSION $M73_FILES"
