@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Differential check of schedutil's perf path: the series' (KSRC) against
+ * mainline 7.3's, both compiled from kernel text by sugov.c.  Each side gets
+ * the same scheduler state and runs sugov_update_single_perf() once; compared
+ * are the arguments it passes to cpufreq_driver_adjust_perf() (min_perf,
+ * target_perf, max_perf, capacity) and the target it stores for the next
+ * update (sg_cpu->util).
+ *
+ * Domain, exhaustive over, for each capacity c in {1024, 446, 3}:
+ *  - cpu_util_cfs (7.3: cpu_util_cfs_boost), cpu_util_rt, cpu_util_dl,
+ *    cpu_util_irq and cpu_bw_dl each in {0, 1, c/4, c/2, c-1, c, c+1, 1024};
+ *  - the runqueue's uclamp minimum and maximum each in {0, c/4, c/2, c, 1024}
+ *    (minimum above maximum included), uclamp in use or not (the kernel
+ *    leaves them at 0 and 1024 while it is not; both sides read them
+ *    anyway), an RT task runnable or not;
+ *  - a pending IO wait boost of 0, 512 or 1024 (boost 0, c/2, c);
+ *  - the previous target in {0, c/2, c, c+1, 1280, 2048}, the CPU busy (no
+ *    idle call since the last update) or not.
+ *
+ * Output: KTAP, one result per capacity and one for the domain; "# diff:"
+ * gives the number of differing inputs.  Exit 1 on any difference.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "sugov.h"
+
+enum { CFS, RT, DL, IRQ, BW, UMIN, UMAX, UUSED, RTRUN, BOOST, PREV, BUSY, NDIM };
+#define MAXV	8
+
+static const unsigned long caps[] = { 1024, 446, 3 };
+#define NR_CAP	(int)(sizeof(caps) / sizeof(caps[0]))
+
+struct example {
+	struct sg_in in;
+	struct sg_out s, m;
+};
+
+static unsigned long inputs, want, differ, calls_bad, field[5];
+static struct example ex[3];
+
+static int set(unsigned long *v, const unsigned long *c, int nc)
+{
+	int n = 0, i, j;
+
+	for (i = 0; i < nc; i++) {
+		for (j = 0; j < n && v[j] != c[i]; j++)
+			;
+		if (j == n)
+			v[n++] = c[i];
+	}
+	return n;
+}
+
+static void print_ex(const struct example *e)
+{
+	const struct sg_in *i = &e->in;
+
+	printf("#   cap %lu cfs %lu rt %lu dl %lu irq %lu bw_dl %lu uclamp %lu..%lu used %lu rt_runnable %lu boost %lu prev %lu busy %lu\n",
+	       i->cap, i->cfs, i->rt, i->dl, i->irq, i->bw_dl, i->uclamp_min,
+	       i->uclamp_max, i->uclamp_used, i->rt_runnable, i->boost,
+	       i->prev, i->busy);
+	printf("#     series min %lu target %lu max %lu capacity %lu util %lu; 7.3 min %lu target %lu max %lu capacity %lu util %lu\n",
+	       e->s.min, e->s.target, e->s.max, e->s.cap, e->s.util,
+	       e->m.min, e->m.target, e->m.max, e->m.cap, e->m.util);
+}
+
+static unsigned long run(unsigned long c)
+{
+	const unsigned long sig[] = { 0, 1, c / 4, c / 2, c - 1, c, c + 1, 1024 };
+	const unsigned long ucl[] = { 0, c / 4, c / 2, c, 1024 };
+	const unsigned long bin[] = { 0, 1 }, boost[] = { 0, 512, 1024 };
+	const unsigned long prev[] = { 0, c / 2, c, c + 1, 1280, 2048 };
+	unsigned long v[NDIM][MAXV], before = differ, *f[NDIM], w;
+	struct sg_in in = { .cap = c };
+	struct sg_out s, m;
+	int n[NDIM], k[NDIM] = { 0 }, d;
+
+	f[CFS] = &in.cfs, f[RT] = &in.rt, f[DL] = &in.dl, f[IRQ] = &in.irq;
+	f[BW] = &in.bw_dl, f[UMIN] = &in.uclamp_min, f[UMAX] = &in.uclamp_max;
+	f[UUSED] = &in.uclamp_used, f[RTRUN] = &in.rt_runnable;
+	f[BOOST] = &in.boost, f[PREV] = &in.prev, f[BUSY] = &in.busy;
+	for (d = CFS; d <= BW; d++)
+		n[d] = set(v[d], sig, 8);
+	n[UMIN] = set(v[UMIN], ucl, 5);
+	n[UMAX] = set(v[UMAX], ucl, 5);
+	n[UUSED] = set(v[UUSED], bin, 2);
+	n[RTRUN] = set(v[RTRUN], bin, 2);
+	n[BOOST] = set(v[BOOST], boost, 3);
+	n[PREV] = set(v[PREV], prev, 6);
+	n[BUSY] = set(v[BUSY], bin, 2);
+	for (d = 0, w = 1; d < NDIM; d++)
+		w *= n[d];
+	want += w;
+	do {
+		for (d = 0; d < NDIM; d++)
+			*f[d] = v[d][k[d]];
+		sg_series.update(&in, &s);
+		sg_m73.update(&in, &m);
+		inputs++;
+		calls_bad += s.calls != 1 || m.calls != 1;
+		if (memcmp(&s, &m, sizeof(s))) {
+			field[0] += s.min != m.min;
+			field[1] += s.target != m.target;
+			field[2] += s.max != m.max;
+			field[3] += s.cap != m.cap;
+			field[4] += s.util != m.util;
+			if (differ < 3)
+				ex[differ] = (struct example){ in, s, m };
+			differ++;
+		}
+		for (d = NDIM - 1; d >= 0 && ++k[d] == n[d]; d--)
+			k[d] = 0;
+	} while (d >= 0);
+	return differ - before;
+}
+
+int main(void)
+{
+	unsigned long last = 0, dc;
+	struct timespec t0, t1;
+	int ci, i, ok;
+
+	printf("TAP version 13\n1..%d\n", NR_CAP + 1);
+	printf("# schedutil perf path: series (%s) against mainline 7.3 (%s)\n",
+	       sg_series.name, sg_m73.name);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (ci = 0; ci < NR_CAP; ci++) {
+		dc = run(caps[ci]);
+		printf("# capacity=%lu: %lu of %lu inputs differ\n",
+		       caps[ci], dc, inputs - last);
+		last = inputs;
+		printf("%s %d capacity=%lu\n", dc ? "not ok" : "ok", ci + 1, caps[ci]);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("# diff: %lu of %lu inputs differ (min_perf %lu, target_perf %lu, max_perf %lu, capacity %lu, stored target %lu; %.1f s)\n",
+	       differ, inputs, field[0], field[1], field[2], field[3], field[4],
+	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	for (i = 0; i < 3 && i < (int)differ; i++)
+		print_ex(&ex[i]);
+	ok = inputs == want && inputs > 0 && !calls_bad;
+	printf("# domain: %lu inputs (expected %lu), %lu without exactly one cpufreq_driver_adjust_perf() call\n",
+	       inputs, want, calls_bad);
+	printf("%s %d domain covered, one cpufreq_driver_adjust_perf() call per input\n",
+	       ok ? "ok" : "not ok", NR_CAP + 1);
+	return differ || !ok;
+}
