@@ -22,6 +22,13 @@
 # changes the mapping gets a diagnostic line with the differing inputs
 # before it and with it.
 #
+# schedutil's perf path: sugov_update_single_perf() of the series (KSRC's
+# kernel/sched) and of 7.3, with the helpers they call, extracted and
+# compiled behind the same shims; sugov-diff.c compares the hints passed to
+# cpufreq_driver_adjust_perf() and the stored target over an exhaustive
+# grid of scheduler state: zero differences (nested KTAP and a "# diff:"
+# line), and a deliberately changed copy of the series' text must differ.
+#
 # The harness installs its own prerequisites (tools/perf-harness/deps.sh):
 # when that fails, it is a failure, and the checks still run and say what
 # they lacked.
@@ -43,7 +50,7 @@ mkdir -p "$OUT"
 # shellcheck source=../tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 
-ktap_plan 7
+ktap_plan 9
 
 if [ ! -f "$KSRC/drivers/cpufreq/intel_pstate_perf.h" ]; then
 	ktap_fail_rest "no series tree at KSRC=$KSRC (intel_pstate_perf.h missing)"
@@ -180,6 +187,29 @@ if hm diff-mutant > "$OUT/diff-mutant.out" 2>&1; then
 	ktap_ok "perf-harness-diff-finds-a-change" "$(sed -n 's/^# diff: //p' "$OUT/diff-mutant.out")"
 else
 	ktap_fail "perf-harness-diff-finds-a-change" "$(tail -2 "$OUT/diff-mutant.out")"
+fi
+
+# schedutil's perf path against 7.3's: no difference at all.
+if ! hm "$OUT/sugov-diff" > "$OUT/sugov-diff-build.log" 2>&1; then
+	ktap_fail "perf-harness-sugov-diff" "did not build: $(grep -m1 -E 'extract:|error|missing' "$OUT/sugov-diff-build.log")"
+else
+	"$OUT/sugov-diff" > "$OUT/sugov-diff.log" 2>&1
+	rc=$?
+	sed 's/^/    /' "$OUT/sugov-diff.log"
+	grep '^# diff: ' "$OUT/sugov-diff.log"
+	if [ "$rc" = 0 ]; then
+		ktap_ok "perf-harness-sugov-diff"
+	else
+		ktap_fail "perf-harness-sugov-diff" "exited with status $rc"
+	fi
+fi
+
+# It can fail: against the series' text with sugov_hold_perf() ignoring the
+# uclamp maximum, it must exit 1 with differences.
+if hm sugov-diff-mutant > "$OUT/sugov-diff-mutant.out" 2>&1; then
+	ktap_ok "perf-harness-sugov-diff-finds-a-change" "$(sed -n 's/^# diff: //p' "$OUT/sugov-diff-mutant.out")"
+else
+	ktap_fail "perf-harness-sugov-diff-finds-a-change" "$(tail -2 "$OUT/sugov-diff-mutant.out")"
 fi
 
 [ "$KTAP_FAILED" = 0 ]
