@@ -83,25 +83,13 @@ static bool sched_uclamp_used;
 
 #define cpu_rq(cpu)	(&sg_rq)
 
-static inline unsigned long arch_scale_cpu_capacity(int cpu)
-{
-	return sg_in->cap;
-}
-
+static inline unsigned long arch_scale_cpu_capacity(int cpu) { return sg_in->cap; }
 static inline unsigned long tick_nohz_get_idle_calls_cpu(int cpu)
 {
-	return sg_in->busy ? 1000 : 1001;
+	return sg_in->busy ? 1000 : 1001;	/* saved_idle_calls is 1000 */
 }
-
-static inline bool sugov_should_update_freq(struct sugov_policy *sg_policy, u64 time)
-{
-	return true;
-}
-
-static inline void sugov_iowait_boost(struct sugov_cpu *sg_cpu, u64 time,
-				      unsigned int flags)
-{
-}
+static inline bool sugov_should_update_freq(struct sugov_policy *p, u64 t) { return true; }
+static inline void sugov_iowait_boost(struct sugov_cpu *c, u64 t, unsigned int f) { }
 
 static void cpufreq_driver_adjust_perf(struct cpufreq_policy *policy,
 				       unsigned long min_perf, unsigned long target_perf,
@@ -119,34 +107,13 @@ static void sugov_update_single_freq(struct update_util_data *hook, u64 time,
 }
 
 #if SG_M73
-static inline void ignore_dl_rate_limit(struct sugov_cpu *sg_cpu)
-{
-}
-
-static unsigned long cpu_util_cfs(int cpu)
-{
-	return sg_in->cfs;
-}
-
-static unsigned long cpu_util_cfs_boost(int cpu)
-{
-	return sg_in->cfs;
-}
-
-static inline bool scx_switched_all(void)
-{
-	return false;
-}
-
-static inline unsigned long scx_cpuperf_target(int cpu)
-{
-	return 0;
-}
+static inline void ignore_dl_rate_limit(struct sugov_cpu *sg_cpu) { }
+static inline unsigned long cpu_util_cfs(int cpu) { return sg_in->cfs; }
+static inline unsigned long cpu_util_cfs_boost(int cpu) { return sg_in->cfs; }
+static inline bool scx_switched_all(void) { return false; }
+static inline unsigned long scx_cpuperf_target(int cpu) { return 0; }
 #else
-static inline void ignore_dl_rate_limit(struct sugov_cpu *sg_cpu,
-					struct sugov_policy *sg_policy)
-{
-}
+static inline void ignore_dl_rate_limit(struct sugov_cpu *c, struct sugov_policy *p) { }
 
 /* Only for FREQUENCY_UTIL; the perf path asks for ENERGY_UTIL. */
 static inline unsigned long uclamp_rq_util_with(struct rq *rq, unsigned long util,
