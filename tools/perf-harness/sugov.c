@@ -62,6 +62,7 @@ struct sugov_policy {
 	struct cpufreq_policy *policy;
 	u64 last_freq_update_time;
 	bool need_freq_update;
+	unsigned int next_freq, cached_raw_freq;	/* the series' [RFC] patch 17 */
 };
 struct sugov_cpu {
 	struct update_util_data update_util;
