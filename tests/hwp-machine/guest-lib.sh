@@ -75,3 +75,6 @@ wait_for() {
 		sleep 0.1
 	done
 }
+# wait_request CPU MIN MAX DESIRED: until the CPU's HWP_REQUEST holds these
+# fields, at most 10 s
+wait_request() { wait_for "$1" 10 "min == $2 && max == $3 && des == $4"; }
