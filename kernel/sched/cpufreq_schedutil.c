@@ -567,7 +567,8 @@ static void sugov_perf_bounds(struct sugov_cpu *sg_cpu,
  * Whether the perf path keeps the previous target instead of a lower one: if
  * the CPU has not been idle since the last update, as sugov_cpu_is_busy()
  * decides for the frequency path, unless the utilization of the runqueue
- * reaches its uclamp maximum, which must then be honoured at once.
+ * (its CFS part at most the capacity) reaches its uclamp maximum, which must
+ * then be honoured at once.
  */
 static bool sugov_hold_perf(struct sugov_cpu *sg_cpu)
 {
@@ -575,7 +576,7 @@ static bool sugov_hold_perf(struct sugov_cpu *sg_cpu)
 	unsigned long uclamp_max = uclamp_rq_get(rq, UCLAMP_MAX);
 
 	if (uclamp_is_used() && uclamp_max != SCHED_CAPACITY_SCALE &&
-	    cpu_util_cfs(rq) + cpu_util_rt(rq) >= uclamp_max)
+	    min(cpu_util_cfs(rq), sg_cpu->max) + cpu_util_rt(rq) >= uclamp_max)
 		return false;
 
 	return sugov_cpu_is_busy(sg_cpu);

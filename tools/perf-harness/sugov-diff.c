@@ -10,10 +10,11 @@
  * Domain, exhaustive over, for each capacity c in {1024, 446, 3}:
  *  - cpu_util_cfs (7.3: cpu_util_cfs_boost), cpu_util_rt, cpu_util_dl,
  *    cpu_util_irq and cpu_bw_dl each in {0, 1, c/4, c/2, c-1, c, c+1, 1024};
- *  - the runqueue's uclamp minimum and maximum each in {0, c/4, c/2, c, 1024}
- *    (minimum above maximum included), uclamp in use or not (the kernel
- *    leaves them at 0 and 1024 while it is not; both sides read them
- *    anyway), an RT task runnable or not;
+ *  - the runqueue's uclamp minimum and maximum each in {0, c/4, c/2, c,
+ *    (c + 1024)/2, 1024} (minimum above maximum included; (c + 1024)/2 is
+ *    where 7.3's clamp of the CFS utilization to c matters), uclamp in use
+ *    or not (the kernel leaves them at 0 and 1024 while it is not; both
+ *    sides read them anyway), an RT task runnable or not;
  *  - a pending IO wait boost of 0, 512 or 1024 (boost 0, c/2, c);
  *  - the previous target in {0, c/2, c, c+1, 1280, 2048}, the CPU busy (no
  *    idle call since the last update) or not.
@@ -70,7 +71,7 @@ static void print_ex(const struct example *e)
 static unsigned long run(unsigned long c)
 {
 	const unsigned long sig[] = { 0, 1, c / 4, c / 2, c - 1, c, c + 1, 1024 };
-	const unsigned long ucl[] = { 0, c / 4, c / 2, c, 1024 };
+	const unsigned long ucl[] = { 0, c / 4, c / 2, c, (c + 1024) / 2, 1024 };
 	const unsigned long bin[] = { 0, 1 }, boost[] = { 0, 512, 1024 };
 	const unsigned long prev[] = { 0, c / 2, c, c + 1, 1280, 2048 };
 	unsigned long v[NDIM][MAXV], before = differ, *f[NDIM], w;
@@ -84,8 +85,8 @@ static unsigned long run(unsigned long c)
 	f[BOOST] = &in.boost, f[PREV] = &in.prev, f[BUSY] = &in.busy;
 	for (d = CFS; d <= BW; d++)
 		n[d] = set(v[d], sig, 8);
-	n[UMIN] = set(v[UMIN], ucl, 5);
-	n[UMAX] = set(v[UMAX], ucl, 5);
+	n[UMIN] = set(v[UMIN], ucl, 6);
+	n[UMAX] = set(v[UMAX], ucl, 6);
 	n[UUSED] = set(v[UUSED], bin, 2);
 	n[RTRUN] = set(v[RTRUN], bin, 2);
 	n[BOOST] = set(v[BOOST], boost, 3);

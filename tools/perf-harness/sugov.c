@@ -13,7 +13,8 @@
  *  - arch_scale_cpu_capacity(): the capacity; arch_scale_freq_invariant():
  *    true; tick_nohz_get_idle_calls_cpu(): the saved count when busy;
  *  - 7.3's cpu_util_cfs() and cpu_util_cfs_boost() (fair.c, not extracted):
- *    the CFS utilization that 5.10's cpu_util_cfs() reads from the rq;
+ *    the CFS utilization that 5.10's cpu_util_cfs() reads from the rq, at
+ *    most the capacity, as 7.3's cpu_util() returns it;
  *    scx_switched_all()/scx_cpuperf_target(): false/0;
  *  - sugov_should_update_freq(): true; sugov_iowait_boost() and
  *    ignore_dl_rate_limit(): empty; the IO wait boost is the pending
@@ -109,8 +110,9 @@ static void sugov_update_single_freq(struct update_util_data *hook, u64 time,
 
 #if SG_M73
 static inline void ignore_dl_rate_limit(struct sugov_cpu *sg_cpu) { }
-static inline unsigned long cpu_util_cfs(int cpu) { return sg_in->cfs; }
-static inline unsigned long cpu_util_cfs_boost(int cpu) { return sg_in->cfs; }
+/* 7.3's cpu_util() returns at most the capacity (fair.c) */
+static inline unsigned long cpu_util_cfs(int cpu) { return min(sg_in->cfs, sg_in->cap); }
+static inline unsigned long cpu_util_cfs_boost(int cpu) { return min(sg_in->cfs, sg_in->cap); }
 static inline bool scx_switched_all(void) { return false; }
 static inline unsigned long scx_cpuperf_target(int cpu) { return 0; }
 #else

@@ -251,21 +251,6 @@ static int restore_one(struct saved_value *s)
 	return strcmp(now, s->value) ? -EAGAIN : 0;
 }
 
-/* Put back scaling_max_freq of @cpu now (the test goes on). */
-static int cpufreq_restore(int cpu, const char *file)
-{
-	char path[PATH_MAX];
-	int i;
-
-	cpufreq_path(path, sizeof(path), cpu, file);
-	for (i = nsaved - 1; i >= 0; i--) {
-		if (strcmp(saved[i].path, path))
-			continue;
-		return restore_one(&saved[i]);
-	}
-	return 0;
-}
-
 static void stop_load(void)
 {
 	if (load_pid > 0) {
@@ -766,9 +751,13 @@ static void switch_to_passive(const int *cpus, int ncpus)
 			ksft_exit_skip("active mode, cpu%d DESIRED %u: passive mode clears it\n",
 				       cpus[i], d);
 	}
-	for (i = 0; i < ncpus; i++) {
+	/* every CPU with a policy: the switch resets them all */
+	for (i = 0; i < sysconf(_SC_NPROCESSORS_CONF) && i < CPU_SETSIZE; i++) {
+		cpufreq_path(path, sizeof(path), i, "scaling_driver");
+		if (access(path, R_OK))
+			continue;
 		for (j = 0; j < ARRAY_SIZE(cpu_files); j++) {
-			cpufreq_path(path, sizeof(path), cpus[i], cpu_files[j]);
+			cpufreq_path(path, sizeof(path), i, cpu_files[j]);
 			ret = save_value(path);
 			if (ret && ret != -ENOENT)
 				ksft_exit_fail_msg("cannot save %s: %s\n", path,
@@ -996,8 +985,8 @@ static unsigned int test_load_and_idle(int cpu, unsigned int epp)
 static void test_max_freq(int cpu, unsigned int epp, unsigned int orig_max)
 {
 	long lo, orig, target;
+	char buf[32], path[PATH_MAX];
 	struct sample s;
-	char buf[32];
 	int ret;
 
 	orig = cpufreq_read_long(cpu, "scaling_max_freq");
@@ -1028,7 +1017,13 @@ static void test_max_freq(int cpu, unsigned int epp, unsigned int orig_max)
 			 dec ? "MIN <= MAX, DESIRED 0 (DEC)" : "MIN <= DESIRED <= MAX",
 			 sample_str(&s));
 
-	ret = cpufreq_restore(cpu, "scaling_max_freq");
+	/*
+	 * Back to the value this test found, not to the one saved for the
+	 * end: after a switch from active mode, that is the active mode's.
+	 */
+	snprintf(buf, sizeof(buf), "%ld", orig);
+	cpufreq_path(path, sizeof(path), cpu, "scaling_max_freq");
+	ret = write_str(path, buf);
 	start_load(cpu);
 	sample_cpu(cpu, epp, &s);
 	stop_load();
