@@ -11,7 +11,6 @@
  *                                          machine does not implement (#GP,
  *                                          logged as ev=gp ... msr=0x4f4d00NN)
  *   hwpload rdmsr CPU MSR                  print an MSR (hex) via /dev/cpu/N/msr
- *   hwpload tsc CPU                        print the TSC (rdtsc) read on CPU
  *   hwpload counters CPU                   print the TSC, MPERF and APERF of
  *                                          CPU (decimal), read back to back on
  *                                          it in one process
@@ -58,7 +57,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: hwpload spin CPU SECS | duty CPU WORK_US SLEEP_US SECS |\n"
-		"       mark N | rdmsr CPU MSR | wrmsr CPU MSR VALUE | tsc CPU |\n"
+		"       mark N | rdmsr CPU MSR | wrmsr CPU MSR VALUE |\n"
 		"       counters CPU |\n"
 		"       uclamp MIN MAX COMMAND...\n");
 	exit(2);
@@ -190,14 +189,6 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		printf("0x%" PRIx64 "\n", v);
-		return 0;
-	}
-	if (!strcmp(argv[1], "tsc") && argc == 3) {
-		uint32_t lo, hi;
-
-		pin(num(argv[2]));
-		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-		printf("%" PRIu64 "\n", (uint64_t)hi << 32 | lo);
 		return 0;
 	}
 	if (!strcmp(argv[1], "counters") && argc == 3) {
