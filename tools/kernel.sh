@@ -7,8 +7,6 @@
 #                                 KMAKE_TARGETS, KMAKE_ARGS); prints what
 #                                 build-kernel.sh prints (the image, or the
 #                                 build directory)
-#   tools/kernel.sh config NAME FILE
-#                                 write NAME's merged fragment for its tree
 #   tools/kernel.sh get NAME FIELD
 #                                 one field: out arch cc tree tree-dir
 #   tools/kernel.sh names         the declared names
@@ -89,10 +87,6 @@ build)
 	cfg=$BUILD/state/kernel-$2.config
 	config "$2" "$dir" "$cfg"
 	KSRC=$dir TOOLCHAIN=$(field "$2" cc) exec "$here/build-kernel.sh" "$(field "$2" out)" "$(field "$2" arch)" "$cfg"
-	;;
-config)
-	[ $# = 3 ] || die "usage: $0 config NAME FILE"
-	config "$2" "$(field "$2" tree-dir)" "$3"
 	;;
 get)
 	[ $# = 3 ] || die "usage: $0 get NAME FIELD"
