@@ -13,7 +13,7 @@ for a in "$@"; do
 	esac
 done
 PKGS=(build-essential git ca-certificates xz-utils ccache flex bison bc
-	libelf-dev libssl-dev cpio python3 gnuplot-nox sparse clang
+	libelf-dev libssl-dev cpio python3 sparse clang
 	busybox-static qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
 	libc6-dev-arm64-cross python3-ply libc6-dev util-linux binutils valgrind
 	libclang-rt-14-dev

@@ -177,7 +177,7 @@ step "commands the scripts call"
 missing=()
 for c in awk basename bash bc bison busybox cat cc ccache chmod clang cmp comm cp cpio cut \
 	date dd df diff dirname dpkg-deb dpkg-query dpkg-source env find flex flock gcc git \
-	gnuplot grep gzip head id ld ldd ln ls make meson mkdir mktemp mount mv ninja nproc \
+	grep gzip head id ld ldd ln ls make meson mkdir mktemp mount mv ninja nproc \
 	objdump od paste patch perl pkg-config pkill python3 qemu-system-aarch64 \
 	qemu-system-x86_64 readelf readlink rm rmdir sed seq setpriv sh sha256sum sleep sort \
 	sparse stat tail tar tee timeout touch tr truncate uname uniq unshare valgrind \
@@ -350,7 +350,7 @@ if [ -x tools/build-qemu.sh ]; then
 	rm -rf "$q/src" "$q/obj"
 fi
 
-step "tools like sparse, clang, ccache, gnuplot, valgrind"
+step "tools like sparse, clang, ccache, valgrind"
 printf 'int f(int *p) { return *p; }\n' >"$t/s.c"
 sparse "$t/s.c" 2>"$t/sparse.log" && pass "sparse $(sparse --version 2>&1)" || fail sparse "$(head -c 200 "$t/sparse.log")"
 clang -fsanitize=fuzzer,address,undefined -o "$t/fz" -x c - <<<'#include <stdint.h>
@@ -358,8 +358,6 @@ clang -fsanitize=fuzzer,address,undefined -o "$t/fz" -x c - <<<'#include <stdint
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { return 0; }' 2>"$t/clang.log" &&
 	pass "clang -fsanitize=fuzzer,address,undefined (libclang-rt)" || fail clang "$(head -c 300 "$t/clang.log")"
 ccache -s >/dev/null 2>&1 && pass "ccache $(ccache --version | head -n 1)" || fail ccache "ccache -s failed"
-gnuplot -e "set terminal pngcairo; set output '$t/p.png'; plot sin(x)" 2>"$t/gnuplot.log" && [ -s "$t/p.png" ] &&
-	pass "gnuplot pngcairo" || fail gnuplot "$(head -c 300 "$t/gnuplot.log")"
 valgrind --tool=callgrind --callgrind-out-file="$t/cg.out" /bin/true 2>"$t/vg.log" &&
 	callgrind_annotate "$t/cg.out" >/dev/null && pass "valgrind --tool=callgrind + callgrind_annotate" ||
 	fail valgrind "$(tail -n 3 "$t/vg.log" | tr '\n' '|')"
@@ -367,7 +365,7 @@ valgrind --tool=callgrind --callgrind-out-file="$t/cg.out" /bin/true 2>"$t/vg.lo
 if [ -d /root/ws/tools/perf-harness ] && [ -f "$KSRC/drivers/cpufreq/intel_pstate_perf.h" ]; then
 	step "perf harness: make bench"
 	if make -s -C tools/perf-harness bench KSRC="$KSRC" OUT="$t/bench" >"$t/bench.log" 2>&1; then
-		pass "perf-harness make bench ($(grep '^plots:' "$t/bench.log"))"
+		pass "perf-harness make bench"
 	else
 		fail "perf-harness make bench" "$(tail -n 5 "$t/bench.log" | tr '\n' '|')"
 	fi

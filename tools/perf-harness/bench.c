@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cost and trace-replay driver.
+ * Cost driver.
  *
  *   bench cost CB CAPACITY     call one ->adjust_perf callback compiled from
  *                              kernel text (CB: series or m73, callback.c)
  *                              with the hints of every update of the
- *                              unlimited traces at that capacity, and print
+ *                              traces at that capacity, and print
  *                              the counts; run it under callgrind with
  *                              --toggle-collect=intel_cpufreq_adjust_perf
  *                              for the instructions per call
@@ -16,10 +16,6 @@
  *                              ticks per call; an empty function of the same
  *                              signature, timed the same way, gives the
  *                              overhead of the loop and the indirect call
- *   bench replay OUTDIR        replay every trace through the three paths of
- *                              paths.c ((a) the series' own callback, (b) and
- *                              (c) models), print the writes table, write
- *                              OUTDIR/NAME.dat
  *
  * The hints are schedutil's, as the series' governor computes them (7.3's
  * bounds without uclamp): min_perf the DEADLINE bandwidth, target_perf
@@ -39,7 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "paths.h"
 #include "callback.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -63,21 +58,19 @@ struct trace {
 	int kind;		/* 0 periodic, 1 ramp, 2 bursty */
 	double hz, duty;	/* periodic */
 	unsigned int dl;	/* deadline bandwidth, 0..1024 */
-	int max_ratio;		/* policy max ratio, 0 = highest */
 	struct update *u;
 	int n;
 };
 
 static struct trace traces[] = {
-	{ "p73",    "periodic 73 Hz, 30% work",  0, 73,  0.30, 0, 0, NULL, 0 },
-	{ "p113",   "periodic 113 Hz, 30% work", 0, 113, 0.30, 0, 0, NULL, 0 },
-	{ "p211",   "periodic 211 Hz, 30% work", 0, 211, 0.30, 0, 0, NULL, 0 },
-	{ "p347",   "periodic 347 Hz, 30% work", 0, 347, 0.30, 0, 0, NULL, 0 },
-	{ "p401",   "periodic 401 Hz, 30% work", 0, 401, 0.30, 0, 0, NULL, 0 },
-	{ "ramp",   "ramp 0->100% work, 10 ms period", 1, 100, 0, 0, 0, NULL, 0 },
-	{ "bursty", "bursty short tasks (0.2-3 ms, mean gap 15 ms)", 2, 0, 0, 0, 0, NULL, 0 },
-	{ "dl",     "bursty + deadline reservation 25%", 2, 0, 0, 256, 0, NULL, 0 },
-	{ "dlcap",  "bursty + deadline 85% (min_perf >= capacity), scaling_max 2.4 GHz", 2, 0, 0, 870, 24, NULL, 0 },
+	{ "p73",    "periodic 73 Hz, 30% work",  0, 73,  0.30, 0, NULL, 0 },
+	{ "p113",   "periodic 113 Hz, 30% work", 0, 113, 0.30, 0, NULL, 0 },
+	{ "p211",   "periodic 211 Hz, 30% work", 0, 211, 0.30, 0, NULL, 0 },
+	{ "p347",   "periodic 347 Hz, 30% work", 0, 347, 0.30, 0, NULL, 0 },
+	{ "p401",   "periodic 401 Hz, 30% work", 0, 401, 0.30, 0, NULL, 0 },
+	{ "ramp",   "ramp 0->100% work, 10 ms period", 1, 100, 0, 0, NULL, 0 },
+	{ "bursty", "bursty short tasks (0.2-3 ms, mean gap 15 ms)", 2, 0, 0, 0, NULL, 0 },
+	{ "dl",     "bursty + deadline reservation 25%", 2, 0, 0, 256, NULL, 0 },
 };
 #define NTRACES (int)(sizeof(traces) / sizeof(traces[0]))
 
@@ -145,28 +138,28 @@ static void gen(struct trace *tr)
 	}
 }
 
-static void setup(const struct trace *tr)
-{
-	h6_model_init(HWP_LOWEST, HWP_GUARANTEED, HWP_HIGHEST);
-	if (tr && tr->max_ratio) {
-		h6_cpu.max_perf_ratio = tr->max_ratio;
-		h6_cpu.policy_max = tr->max_ratio * h6_cpu.scaling;
-	}
-}
-
+/*
+ * The driver state before the first call: the full range, turbo on, EPP 0x80
+ * (balance_performance).  The series' invariance reference level is
+ * round(guaranteed * (highest * 1024 / guaranteed) / 1024), as
+ * intel_pstate_perf_ref() computes it: here exactly the highest level.
+ */
 static void setup_cb(const struct h6_callback *cb)
 {
-	struct h6_model m;
+	struct h6_model m = {
+		.lowest = HWP_LOWEST, .guaranteed = HWP_GUARANTEED,
+		.highest = HWP_HIGHEST, .min_ratio = HWP_LOWEST,
+		.max_ratio = HWP_HIGHEST, .scaling = 100000,
+		.ref = (HWP_GUARANTEED * (HWP_HIGHEST * 1024 / HWP_GUARANTEED) + 512) / 1024,
+		.req = 0x80ULL << 24 | (u64)HWP_HIGHEST << 8 | HWP_LOWEST,
+	};
 
-	setup(NULL);
-	h6_model_get(&m);
 	cb->init(&m);
 }
 
 struct hints { unsigned long min, target, max, capacity; };
 
-/* The hints of every update of the unlimited traces (the policy is the same
- * throughout), at @capacity. */
+/* The hints of every update of the traces, at @capacity. */
 static struct hints *hints_of(unsigned long capacity, unsigned long *n)
 {
 	struct hints *h;
@@ -174,15 +167,12 @@ static struct hints *hints_of(unsigned long capacity, unsigned long *n)
 	int k, i;
 
 	for (k = 0; k < NTRACES; k++)
-		if (!traces[k].max_ratio)
-			c += traces[k].n;
+		c += traces[k].n;
 	h = calloc(c, sizeof(*h));
 	if (!h)
 		exit(1);
 	*n = 0;
 	for (k = 0; k < NTRACES; k++) {
-		if (traces[k].max_ratio)
-			continue;
 		for (i = 0; i < traces[k].n; i++) {
 			const struct update *u = &traces[k].u[i];
 			unsigned long util = u->util * capacity / 1024;
@@ -208,8 +198,6 @@ static const struct h6_callback *cb_of(const char *name)
 		return &h6_cb_m73;
 	return NULL;
 }
-
-#define FIELD(v, s) ((int)(((v) >> (s)) & 0xff))
 
 static int cost(const char *name, unsigned long capacity)
 {
@@ -311,78 +299,6 @@ static int cycles(unsigned long capacity, int rounds)
 }
 #endif
 
-static int replay(const char *outdir)
-{
-	static const char *names[3] = { "perf", "freq", "v2" };
-	void (*fns[3])(unsigned long, unsigned long, unsigned long) = {
-		h6_path_perf, h6_path_freq, h6_path_v2 };
-	unsigned long tot_u = 0, tot_w[3] = { 0 };
-	int k, p, i;
-
-	printf("%-8s %-64s %7s %8s %8s %8s\n", "trace", "description", "updates",
-	       "(a)perf", "(b)freq", "(c)v2");
-	for (k = 0; k < NTRACES; k++) {
-		struct trace *tr = &traces[k];
-		unsigned long w[3];
-		int (*lv)[10] = calloc(tr->n, sizeof(*lv));
-		char fn[4096];
-		FILE *f;
-
-		for (p = 0; p < 3; p++) {
-			struct h6_model m;
-			u64 last;
-
-			setup(tr);
-			h6_model_get(&m);
-			h6_cb_series.init(&m);
-			for (i = 0; i < tr->n; i++) {
-				u64 r;
-
-				fns[p](tr->u[i].util, tr->u[i].dl, 1024);
-				/* (a) is the series' callback, with its own state */
-				r = p ? h6_msr_hwp_request : h6_cb_series.msr();
-				lv[i][p * 3 + 0] = FIELD(r, 0);
-				lv[i][p * 3 + 1] = FIELD(r, 16);
-				lv[i][p * 3 + 2] = FIELD(r, 8);
-			}
-			w[p] = p ? h6_msr_writes : h6_cb_series.writes();
-			last = p ? h6_msr_hwp_request : h6_cb_series.msr();
-			tot_w[p] += w[p];
-			if (last >> 24 != 0x80) {
-				fprintf(stderr, "%s/%s: EPP or high bits changed\n",
-					tr->name, names[p]);
-				return 1;
-			}
-		}
-		tot_u += tr->n;
-		printf("%-8s %-64s %7d %8.1f %8.1f %8.1f\n", tr->name, tr->desc, tr->n,
-		       1000.0 * w[0] / tr->n, 1000.0 * w[1] / tr->n,
-		       1000.0 * w[2] / tr->n);
-
-		snprintf(fn, sizeof(fn), "%s/%s.dat", outdir, tr->name);
-		f = fopen(fn, "w");
-		if (!f) {
-			perror(fn);
-			return 1;
-		}
-		fprintf(f, "# %s; levels: lowest %d guaranteed %d highest %d, policy max %d\n",
-			tr->desc, HWP_LOWEST, HWP_GUARANTEED, HWP_HIGHEST,
-			tr->max_ratio ? tr->max_ratio : HWP_HIGHEST);
-		fprintf(f, "# t_ms util(cfs+dl) dl a_min a_desired a_max b_min b_desired b_max c_min c_desired c_max\n");
-		for (i = 0; i < tr->n; i++)
-			fprintf(f, "%.3f %u %u %d %d %d %d %d %d %d %d %d\n",
-				tr->u[i].t_us / 1000.0, tr->u[i].util, tr->u[i].dl,
-				lv[i][0], lv[i][1], lv[i][2], lv[i][3], lv[i][4],
-				lv[i][5], lv[i][6], lv[i][7], lv[i][8]);
-		fclose(f);
-		free(lv);
-	}
-	printf("%-8s %-64s %7lu %8.1f %8.1f %8.1f\n", "all", "HWP_REQUEST writes per 1000 updates",
-	       tot_u, 1000.0 * tot_w[0] / tot_u, 1000.0 * tot_w[1] / tot_u,
-	       1000.0 * tot_w[2] / tot_u);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	int k;
@@ -392,13 +308,11 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "cost"))
 		return cost(argv[2], strtoul(argv[3], NULL, 0));
-	if (argc == 3 && !strcmp(argv[1], "replay"))
-		return replay(argv[2]);
 #ifdef HAVE_TSC
 	if (argc == 4 && !strcmp(argv[1], "cycles"))
 		return cycles(strtoul(argv[2], NULL, 0), atoi(argv[3]));
 #endif
-	fprintf(stderr, "usage: %s cost series|m73 CAPACITY | replay OUTDIR | cycles CAPACITY ROUNDS\n",
+	fprintf(stderr, "usage: %s cost series|m73 CAPACITY | cycles CAPACITY ROUNDS\n",
 		argv[0]);
 	return 2;
 }

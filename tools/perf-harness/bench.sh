@@ -1,6 +1,6 @@
 #!/bin/sh
 # Instructions (callgrind) and TSC ticks per call of the two ->adjust_perf
-# callbacks compiled from kernel text, replay table and plots.
+# callbacks compiled from kernel text.
 # Usage: bench.sh OUTDIR   (OUTDIR holds bench; see Makefile)
 set -e
 OUT=$1
@@ -59,19 +59,3 @@ for cap in $CAPS; do
 	./bench cycles $cap ${BENCH_ROUNDS:-201}
 done
 
-echo
-echo "== trace replay (HWP_REQUEST writes per 1000 updates; capacity 1024, levels 8/37/46) =="
-mkdir -p plots
-./bench replay plots
-
-if command -v gnuplot >/dev/null 2>&1; then
-	for f in plots/*.dat; do
-		n=$(basename "$f" .dat)
-		gnuplot -e "datafile='$f'; outfile='plots/$n.png'; title='$(sed -n '1s/^# //p' "$f" | sed "s/'//g")'" \
-			"$HARNESS/plot.gp"
-	done
-	echo "plots: $(ls plots/*.png | wc -l) PNG files in $OUT/plots"
-else
-	echo "plots: gnuplot missing, none written" >&2
-	exit 1
-fi

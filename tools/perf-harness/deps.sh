@@ -7,7 +7,6 @@ command -v make >/dev/null 2>&1 || need="$need make"
 command -v clang >/dev/null 2>&1 || need="$need clang"
 command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
 command -v callgrind_annotate >/dev/null 2>&1 || need="$need valgrind"
-command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
 command -v objdump >/dev/null 2>&1 || need="$need binutils"
 if command -v clang >/dev/null 2>&1; then
 	rt=$(clang -print-resource-dir 2>/dev/null)/lib/linux/libclang_rt.fuzzer-x86_64.a
