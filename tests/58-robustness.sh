@@ -54,7 +54,7 @@
 #   SPTEST_FULL=1 for the upstream sizes;
 #   ROBUST_ONLY  comma-separated parts of guest.sh to run (setup always
 #   runs; for debugging: a run with it set is not a full check);
-#   ROBUST_ARGS  more guest arguments (tests/robustness/README).
+#   ROBUST_ARGS  more guest arguments (Documentation/project/robustness.md).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(cd "$here/.." && pwd)}
@@ -130,7 +130,7 @@ if ! hwp_hwpload "$out"; then
 fi
 extra+=("$out/hwpload:/bin/hwpload")
 # sptest2, sptest3 and sptest4 at their full size take far longer under TCG
-# with KASAN and lockdep than CI allows (see tests/robustness/README):
+# with KASAN and lockdep than CI allows (Documentation/project/robustness.md):
 # run them with fewer iterations, unless SPTEST_FULL=1.  Only the loop
 # counts change, in a copy.  What they look for is reported by lockdep and
 # KASAN the first time the path runs (sptest2 is "concurrent_lockdep"); the

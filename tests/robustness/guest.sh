@@ -12,7 +12,7 @@
 # check every HWP_REQUEST write of each scenario (tests/robustness/record.py).
 # Iteration counts come from the kernel command line (robust.iter=N scales
 # every loop; default 1). The default counts are sized for CI (see
-# tests/robustness/README, "Iteration counts"): the checkers this kernel
+# Documentation/project/robustness.md): the checkers this kernel
 # runs (lockdep, DEBUG_ATOMIC_SLEEP, KASAN, UBSAN, DEBUG_LIST) report a bad
 # path the first time it runs, and the scenario checks that found bugs
 # failed on every iteration, so repetitions only add chances for a real
