@@ -20,17 +20,7 @@
 #define clamp_t(type, val, lo, hi) min_t(type, max_t(type, val, lo), hi)
 #define clamp_val(val, lo, hi) clamp_t(__typeof__(val), val, lo, hi)
 
-/*
- * DIV_ROUND_UP is the kernel's definition.  A counting build (-DH6_COUNT_DIV)
- * counts every evaluation, to cross-check the division counts measured on
- * the machine code.
- */
-#ifdef H6_COUNT_DIV
-extern unsigned long h6_div_count;
-#define DIV_ROUND_UP(n, d) (h6_div_count++, (((n) + (d) - 1) / (d)))
-#else
 #define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
-#endif
 
 #define READ_ONCE(x) (*(volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, val) (*(volatile __typeof__(x) *)&(x) = (val))
