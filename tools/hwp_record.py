@@ -76,9 +76,8 @@ class Timeline:
 
     # A load's exit is not part of its phase: the request it leaves (the
     # task's utilization removed, the shell woken) can be written just
-    # before the next marker, under TCG about 1 ms before it (seen in a
-    # cold run, simulated: 8/18/13 0.96 ms before the end of a no_turbo spin
-    # held at 18 for 5 s). The end of a phase is read GRACE before its marker.
+    # before the next marker, under TCG about 1 ms before it. The end of a
+    # phase is read GRACE before its marker.
     GRACE = 50 * 1000 * 1000    # ns
 
     @classmethod

@@ -12,7 +12,7 @@ ROOT/sys/cpuN/cpufreq/* stand in for /sys/devices/system/cpu/cpuN/cpufreq,
 ROOT/dev/cpu/N/msr for /dev/cpu/N/msr (a sparse file; pread at the MSR
 number reads the value).  A CPU counts as busy while a running process
 whose name starts with hwp_request is pinned to it alone.  MODE: good;
-bad-min (MIN not capped at a lowered MAX, the v2 bug); freq-path (schedutil
+bad-min (MIN not capped at a lowered MAX); freq-path (schedutil
 on the frequency path: the target level in MIN and DESIRED alike); dec
 (Dynamic Efficiency Control on: MIN and MAX as in good, DESIRED 0 on
 every path); dec-bad (DEC on, but DESIRED written as in good).  While

@@ -558,10 +558,10 @@ fi
 # By default each cycle is `echo freeze > /sys/power/state` with pm_test set
 # to "platform": tasks are frozen and devices suspended down to the late and
 # noirq stages (cpufreq_suspend() stops the governors and calls the
-# drivers' ->suspend()), then a 5 s timer wakes the system up instead of
-# the idle loop.  The idle loop itself needs a wake-up interrupt, and the
-# rtc-cmos alarm never woke our QEMU pc guest from it (the console stayed
-# suspended for minutes); robust.freeze=1 tries it anyway.
+# drivers' ->suspend()), then a timer (pm_test_delay) wakes the system up
+# instead of the idle loop.  The idle loop itself needs a wake-up interrupt,
+# and the rtc-cmos alarm does not wake the QEMU pc guest from it;
+# robust.freeze=1 tries it anyway.
 if want freeze; then
 	scenario_start freeze
 	N=$((3 * SCALE))
