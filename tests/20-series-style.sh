@@ -1,13 +1,9 @@
 #!/bin/bash
-# Suite 20: the style of the series, with the kernel's own tools.
-#  - scripts/checkpatch.pl --strict on every patch in patches/: zero errors,
-#    warnings and checks, except those listed in tests/checkpatch-exceptions,
-#    each of which the cover letter must name and justify.
-#  - scripts/kernel-doc -none on the new interfaces: no warning.
-#  - every patch carries the project identity as author and a Signed-off-by.
-# KTAP; the plan is computed before any check: the SPDX prerequisite, one
-# result per exception line, one for the patches' presence, two per patch
-# (checkpatch, identity), eight kernel-doc checks.
+# Suite 20: the series' style with the kernel's own tools: checkpatch.pl
+# --strict on every patch (exceptions only if listed in
+# tests/checkpatch-exceptions and named in the cover letter), author and
+# Signed-off-by, kernel-doc -none on the new interfaces. KTAP, plan computed
+# before any check. Documentation/project/harness.md, "Test suites".
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 PATCHES=${PATCHES:-$REPO/patches}

@@ -1,23 +1,10 @@
 #!/bin/bash
-# Suite 21: the series is bisectable: every patch builds. In a worktree of
-# its own ($BUILD/wt/bisect), the walk kernel of configs/kernels is built
-# (tools/kernel.sh) at the base and after each patch, in one build
-# directory ($BUILD/out/walk), with plain incremental kbuild: git checks
-# the commit out, touching the files it changes, and kbuild rebuilds what
-# they and the configuration reach (its own dependency tracking; the
-# fragments are filtered to the symbols each commit has, so a patch that
-# adds a Kconfig symbol is built with it from that patch on). Each step
-# links vmlinux (nothing boots it); the base step makes a bzImage and keeps
-# a copy with its key: the A side of suite 57's A/B.
-# The worktree is left at the series tip, with the tip's build: suite 24's
-# variants build there next.
-# A walk whose every input is that of a walk that passed here before (the
-# commits, the declaration and fragments, the toolchain and its packages,
-# the harness files) has that walk's results: they are reported as
-# "ok ... # cached <date> <key>", which tools/check.sh never counts as
-# passes; CHECK_FRESH=1 builds anyway.
-# KTAP; plan: one result per step (the base and each commit of
-# base..series).
+# Suite 21: bisectability: the walk kernel (configs/kernels) built with
+# incremental kbuild at the base and after every patch, in $BUILD/wt/bisect
+# and $BUILD/out/walk; the base step keeps the bzImage suite 57 boots, and
+# the tip's build is left for suite 24. KTAP, one result per step; results
+# with the inputs of a walk that passed are "ok ... # cached" (CHECK_FRESH=1
+# builds). Documentation/project/kernels.md, harness.md "Test suites".
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/out/walk

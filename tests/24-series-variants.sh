@@ -1,13 +1,9 @@
 #!/bin/bash
-# Suite 24: the whole series builds in the configurations its headers
-# touch: the variant-* kernels of configs/kernels (no intel_pstate and no
-# uclamp; no cpufreq; no SMP and no ACPI), vmlinux only, at the series tip
-# in the walk's worktree and build directory (tools/lib/series-wt.sh),
-# after suite 21: kbuild reconfigures and rebuilds what each variant's
-# options touch, in the order of configs/kernels. Results whose every input
-# is that of a run that passed here before are reported as
-# "ok ... # cached <date> <key>", never as passes; CHECK_FRESH=1 builds.
-# KTAP, plan 3 (one per variant).
+# Suite 24: the whole series builds without intel_pstate and uclamp, without
+# cpufreq, and without SMP and ACPI (the variant-* kernels of configs/kernels,
+# vmlinux only), reconfigured from suite 21's tip build in the walk's
+# worktree. KTAP, plan 3; cached results as in suite 21 (CHECK_FRESH=1).
+# Documentation/project/kernels.md, harness.md "Test suites".
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 # shellcheck source=tools/lib/series-wt.sh

@@ -1,22 +1,11 @@
 #!/bin/bash
 # shellcheck disable=SC2317 # compare() runs under ktap_sub
-# Suite 25: no new compiler (W=1) or sparse (C=2) warnings in the files the
-# series touches. Every touched .c file that the x86_64 test config builds is
-# compiled with `make W=1 C=2` at the base and with the whole series, and the
-# warnings are compared with file names and line numbers taken out (so moved
-# lines do not count as new). Files the series adds have no base: all their
-# warnings are new. Headers are covered through the .c files that include them.
-# Twice: with gcc (W=1 and sparse), then with Debian's clang and LLVM (make
-# LLVM=1 LLVM_IAS=1, W=1; sparse does not depend on the compiler), the base
-# built the same way.
-# Each of the four kernels (warn-* in configs/kernels) is configured and
-# prepared by tools/kernel.sh (KMAKE_TARGETS=prepare): a later run
-# reconfigures it only when its configuration inputs change, and compiles
-# the touched objects again.
-# KTAP, plan 2: gcc (W=1 and sparse), clang (W=1). Each nests a document
-# of its own, written once its compiles are done (the objects to check are
-# known only then): one result per compiled object and one for the
-# compiles as a whole, or a single failure when the compiles fail.
+# Suite 25: no new W=1 or sparse (C=2) warning in the files the series
+# touches: every touched .c file of the x86_64 test config compiled at the
+# base and at the tip (the warn-* kernels), warnings compared without file
+# names and line numbers; with gcc (W=1, sparse), then clang (LLVM=1
+# LLVM_IAS=1, W=1). KTAP, plan 2, each nesting one result per object.
+# Documentation/project/harness.md "Test suites", kernels.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 BASE_VERSION=${BASE_VERSION:-5.10.262-1}

@@ -1,20 +1,9 @@
 #!/bin/bash
-# The series' intel_pstate KUnit suite: the mapping of schedutil's
-# performance hints onto HWP levels and the HWP_REQUEST values composed
-# from them, on the pure functions of drivers/cpufreq/intel_pstate_perf.h,
-# by drivers/cpufreq/intel_pstate_perf_test.c
-# (CONFIG_X86_INTEL_PSTATE_PERF_KUNIT_TEST, tristate; =m from
-# configs/kunit-x86.config). It is a module of the one x86 test kernel of
-# make check (tools/test-kernel.sh), loaded only by the one KUnit boot of
-# that kernel (tools/kunit-boot.sh, shared with suite 45) and parsed with
-# the tree's kunit.py. The suite must report every KUNIT_CASE() of the
-# file. (W=1 and sparse on the file: suite 25.)
-#
-# Environment: REPO BUILD KSRC (kernel tree with the full series applied).
-# Prints a KTAP document, plan 4: the test kernel builds, it has the suite
-# as a module, the KUnit boot (tools/kunit-boot.sh: boot, CPUs, console,
-# the suite's cases nested), every KUNIT_CASE() of the file reported. A
-# failure before the boot fails every result after it.
+# Suite 40: patch 12's intel_pstate_perf KUnit suite
+# (drivers/cpufreq/intel_pstate_perf_test.c, a module of the x86 test kernel)
+# in the one KUnit boot of that kernel (tools/kunit-boot.sh, shared with 45):
+# every KUNIT_CASE() of the file reported, both CPUs online, a clean console.
+# Environment: REPO BUILD KSRC. KTAP, plan 4. Documentation/project/harness.md.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}

@@ -1,22 +1,10 @@
 #!/bin/bash
-# The cpufreq core and schedutil end to end on x86_64:
-# the KUnit suite "cpufreq-perf-test" of the harness-only test module
-# tools/testing/cpufreq-perf-test (not part of the series: an external
-# module built against the one x86 test kernel of make check,
-# tools/test-kernel.sh, which includes configs/kunit-e2e.config and is
-# built from tools/harness-tree.sh's tree), loaded by /init in the one
-# boot of all x86 KUnit suites (tools/kunit-boot.sh). Under QEMU TCG
-# utilization is not frequency-invariant (no APERF/MPERF), so this run
-# checks schedutil's fallback to ->fast_switch(), invariance lost while
-# load runs, hook selection, governor switching, CPU hotplug and driver
-# re-registration under load. The perf path itself is checked on arm64
-# (46-kunit-e2e-arm64).
-#
-# Environment: REPO BUILD KSRC (kernel tree with the full series applied).
-# Prints a KTAP document, plan 3: the test kernel builds, it has
-# CONFIG_MODULES=y and the test module, and the KUnit boot
-# (tools/kunit-boot.sh: boot, console, the suite's cases nested). A failure
-# before the boot fails every result after it.
+# Suite 45: the harness-only test module tools/testing/cpufreq-perf-test
+# (KUnit suite cpufreq-perf-test, not in the series) in the KUnit boot of the
+# x86 test kernel (tools/kunit-boot.sh). TCG has no APERF/MPERF, so this is
+# schedutil's frequency fallback: invariance lost under load, hook selection,
+# governor switch, hotplug and re-registration under load.
+# Environment: REPO BUILD KSRC. KTAP, plan 3. Documentation/project/harness.md.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}

@@ -1,27 +1,10 @@
 #!/bin/bash
-# Suite 54: the emulated HWP machine itself (Documentation/project/hwp-machine.md),
-# before the suites that rely on it (56-59). Its results are counted apart
-# from the series' (tools/check.sh: tests/NN-emulator-*): they check QEMU's
-# model against what the harness gave it, not the series.
-#
-# Builds the patched QEMU (tools/build-qemu.sh, reused when current) and
-# boots the x86 test kernel (tools/test-kernel.sh) on it once, -smp 2,
-# hwp-highest=30:24, guaranteed 18, MSR_PLATFORM_INFO base ratio 20, with
-# QEMU's QMP monitor relayed (tools/hwp-monitor.py). The guest
-# (tests/hwp-machine/emulator-guest.sh) reads back the capabilities,
-# HWP_REQUEST, the TSC rate, APERF/MPERF at held levels, the energy counter,
-# the turbo-disable bit, its clock, and the guaranteed level changed
-# through the monitor; tests/hwp-machine/emulator-check.py checks them
-# against the machine's record. Then the stock machine and the patched
-# binary with hwp=off boot tests/hwp-machine/stock-guest.sh, and must look the
-# same (no cpufreq driver, the same CPU flags).
-#
-# KTAP: 4 results: the machine builds, the guest's run, the checker's
-# nested document, the stock machine unchanged. A prerequisite that does
-# not build fails every result not yet reported.
-#
-# Environment: REPO BUILD KSRC. HWP_SUITE_TIMEOUT bounds the guest run
-# (default 600 s).
+# Suite 54: the emulated HWP machine itself, before the suites that rely on
+# it; counted apart (tests/NN-emulator-*). Builds QEMU (tools/build-qemu.sh),
+# boots the x86 test kernel with tests/hwp-machine/emulator-guest.sh, checked
+# by emulator-check.py, then the stock machine with stock-guest.sh.
+# Environment: REPO BUILD KSRC; HWP_SUITE_TIMEOUT (s, default 600). KTAP,
+# plan 4. Documentation/project/hwp-machine.md, "The machine's own checks".
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/state/54-emulator

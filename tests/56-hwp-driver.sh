@@ -1,23 +1,10 @@
 #!/bin/bash
-# Suite 56: the real intel_pstate on the emulated HWP machine. One boot of
-# the x86 test kernel (tools/test-kernel.sh; its KUnit suites are modules
-# that this boot does not load, so no test code runs) with
-# intel_pstate=passive and schedutil, -smp 2, vCPU 1 an efficiency core
-# (highest level 24 against 30). The guest (tests/hwp-machine/guest.sh)
-# runs the loads and the scenarios; the host checks the machine's own
-# record of every HWP_REQUEST write (tests/hwp-machine/check.py): HWP
-# enabled, full load, idle, a periodic load, a 99%-busy thread, no rewrite
-# of an unchanged request under schedutil, scaling_max_freq, no_turbo,
-# turbo disabled by the firmware, governor switches, CPU offline/online,
-# suspend to idle, passive -> active -> passive, and the series' kselftest
-# in the guest. Every figure is simulated by the emulated machine.
-# KTAP: 7 results (the builds, the kselftest's build, the guest's run, the
-# checker's nested document, and the kselftest's own paths in three short
-# boots: from the active mode, without invariance, Broadwell-style); a prerequisite that does not build
-# or a guest that does not finish fails every result not yet reported.
-#
-# Environment: REPO BUILD KSRC (the series tree). HWP_SUITE_TIMEOUT bounds
-# the guest run (default 600 s).
+# Suite 56: the real intel_pstate (passive, schedutil) on the emulated HWP
+# machine: tests/hwp-machine/guest.sh runs the loads and scenarios, check.py
+# checks the machine's record of every HWP_REQUEST write; then the series'
+# kselftest in three short boots (selftest-paths.sh).
+# Environment: REPO BUILD KSRC; HWP_SUITE_TIMEOUT (s, default 600). KTAP,
+# plan 7. Documentation/project/harness.md "Test suites", hwp-machine.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/state/56-hwp-driver

@@ -1,27 +1,10 @@
 #!/bin/bash
-# Suite 57: the A/B pipeline of tools/hwp-ab.py end to end on the emulated
-# HWP machine: the base 5.10 kernel (the walk kernel's base step of suite
-# 21, configs/kernels) against the series (the x86 test kernel), both with
-# the test fragments (at the base, the symbols it has: no KUnit suite),
-# intel_pstate=passive and schedutil. The guest
-# (tests/hwp-machine/ab-guest.sh) runs the tool's workloads from its plan
-# (hwp-ab.py plan, with the guest's own work calibration from a first boot)
-# and reads the machine's SIMULATED package energy counter around each; the
-# host imports both runs (hwp-ab.py import) and prints the tool's table
-# (hwp-ab.py compare); the runs are labelled base-simulated and
-# series-simulated, so the run files and summary.csv say so too. The machine's record shows which request each kernel
-# made: the base puts its target into MIN only (DESIRED 0), the series
-# steers DESIRED. Every energy and power figure here is SIMULATED by the
-# emulated machine's power model (Documentation/project/hwp-machine.md),
-# never a measurement of real hardware.
-#
-# KTAP: 6 results: the kernels and the machine build, the calibration, the
-# run on each kernel (its import included), what each kernel asked the
-# machine for (a nested document of 2), the tool's table. A step that fails
-# and that the rest needs fails every result not yet reported.
-#
-# Environment: REPO BUILD KSRC. AB_DURATION (s of each periodic load,
-# default 4), AB_REPEAT (default 1).
+# Suite 57: tools/hwp-ab.py's A/B pipeline on the emulated HWP machine, the
+# base 5.10 kernel (suite 21's base step) against the series: calibration, a
+# run per kernel (ab-guest.sh), import, the tool's table; the record shows
+# the base writes only MIN, the series DESIRED above MIN. Energy is SIMULATED
+# (runs labelled base-simulated, series-simulated). Environment: REPO BUILD
+# KSRC; AB_DURATION (s, default 4), AB_REPEAT (1). KTAP, plan 6. hwp-machine.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 export REPO BUILD KSRC

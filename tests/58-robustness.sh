@@ -1,60 +1,12 @@
 #!/bin/bash
-# Robustness on the real intel_pstate, in debug
-# kernels: lockdep (PROVE_LOCKING, PROVE_RCU), DEBUG_ATOMIC_SLEEP, PREEMPT +
-# DEBUG_PREEMPT, generic KASAN, UBSAN, DEBUG_LIST, SCHED_DEBUG
-# (configs/debug.config), x86_64 under TCG.
-#
-# 1. Both KUnit suites (the series' intel_pstate_perf and the harness-only
-#    cpufreq-perf-test of tools/testing/cpufreq-perf-test, both modules
-#    built with this kernel and loaded by /init) run in the debug kernel with
-#    them (debug-x86, built from tools/harness-tree.sh's tree) on stock
-#    QEMU, where the test-only driver can register: one result per case
-#    (debug.<suite>.<case>, tools/kunit-boot.sh's document nested),
-#    parsed by the tree's kunit.py, and no splat while they run. The
-#    test-only driver covers what the real one cannot show: shared
-#    policies, no fast switching, a driver without ->adjust_perf(), x86
-#    invariance lost under load.
-# 2. The same debug kernel boots on the emulated HWP machine
-#    (tools/build-qemu.sh), where the guest loads the two test modules
-#    after intel_pstate has registered, as a user who enables them there
-#    would: the end-to-end test module must refuse to load
-#    (robustness.setup.test_module_refused: a clear error, its suite never
-#    runs, nothing changed), the intel_pstate_perf suite (pure functions,
-#    no driver state) must pass with every case run, and the guest then
-#    finds intel_cpufreq as the driver of every policy. Then, with
-#    intel_pstate=passive and schedutil, vCPU 1 an efficiency core,
-#    and tests/robustness/guest.sh runs from the initramfs: governor
-#    switching, CPU hotplug, limit writes racing with updates (including a
-#    maximum below the minimum) and passive -> active -> passive switches,
-#    all under load; the upstream cpufreq selftests (main.sh -t basic,
-#    sptest1..4; sptest2, sptest3 and sptest4 with fewer iterations, see
-#    below); bad input to every writable cpufreq attribute, schedutil
-#    tunable and intel_pstate file, with read-back; suspend to idle with a
-#    pm_test timer wake-up. After every scenario the guest checks the
-#    kernel log written since the previous check for splats, and the host
-#    checks the machine's record of every HWP_REQUEST write of each
-#    scenario (tests/robustness/record.py: ordered fields, schedutil's perf
-#    path in use under load). Figures of the machine are simulated.
-# 3. Both console logs are checked for splats as well.
-#
-# KTAP: 11 results: the debug kernel builds, its configuration, the KUnit
-# boot (tools/kunit-boot.sh's document, the suites' cases nested), no splat in that
-# boot, the machine builds, the initramfs, the HWP boot finished, KUnit
-# safe on the HWP machine, the guest's scenarios (a nested document of one
-# result per scenario asked for, each with the guest's own lines nested),
-# the machine's record (tests/robustness/record.py, one check per
-# scenario and mark), no splat in the whole log. A prerequisite that
-# fails fails every result not yet reported.
-#
-# Environment: REPO BUILD KSRC (tree with the series);
-#   ROBUST_ITER  scales the scenario loops (default 1); ROBUST_TIMEOUT (s);
-#   ROBUST_SELFTESTS  comma-separated main.sh -t tests (default all five);
-#   SPTEST2_LOOPS (default 25, upstream 101), SPTEST3_LOOPS (default 25,
-#   upstream 1000) and SPTEST4_LOOPS (default 100, upstream 5000), or
-#   SPTEST_FULL=1 for the upstream sizes;
-#   ROBUST_ONLY  comma-separated parts of guest.sh to run (setup always
-#   runs; for debugging: a run with it set is not a full check);
-#   ROBUST_ARGS  more guest arguments (Documentation/project/robustness.md).
+# Suite 58: the real intel_pstate in the debug-x86 kernel (lockdep, KASAN,
+# UBSAN, ...): both KUnit suites on the stock machine; on the emulated HWP
+# machine the test module's refusal, then tests/robustness/guest.sh (fault
+# scenarios under load, upstream cpufreq selftests, bad input, freeze), each
+# scenario's record checked by record.py; no splat. KTAP, plan 11.
+# Environment: REPO BUILD KSRC; ROBUST_ITER, ROBUST_TIMEOUT, ROBUST_SELFTESTS,
+# SPTEST{2,3,4}_LOOPS, SPTEST_FULL, ROBUST_ONLY, ROBUST_ARGS:
+# Documentation/project/robustness.md.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(cd "$here/.." && pwd)}

@@ -1,26 +1,11 @@
 #!/bin/bash
-# Suite 59: platform events on the emulated HWP machine, on the real
-# intel_pstate. Two boots of the x86
-# test kernel (tools/test-kernel.sh, as suite 56) with
-# intel_pstate=passive and schedutil, -smp 2, vCPU 1 an efficiency core:
-#  - "platform" (tests/hwp-machine/platform-guest.sh): a MSR_PLATFORM_INFO
-#    base ratio of 20 above the HWP guaranteed level of 18, and QEMU's QMP
-#    monitor reached through tools/hwp-monitor.py. scaling_cur_freq and
-#    /proc/cpuinfo at a held level, busy loads after no_turbo 1 and
-#    active -> passive against the same loads after boot, turbo turned off
-#    by the platform at run time, and the guaranteed level lowered to 14
-#    through the monitor.
-#  - "dec" (tests/hwp-machine/dec-guest.sh): MSR_POWER_CTL bit 27 (Dynamic
-#    Efficiency Control) set: no DESIRED is written, MIN and MAX follow the
-#    hints, and an unchanged request is not written again.
-# The host checks the machine's record (tests/hwp-machine/platform-check.py).
-# Every figure is simulated by the emulated machine; the machine's own
-# behaviour (TSC rate, counters, the monitor) is suite 54's.
-# KTAP: 4 results (per boot, its run and its checker's nested document);
-# a prerequisite that does not build fails every result.
-#
-# Environment: REPO BUILD KSRC (the series tree). HWP_SUITE_TIMEOUT bounds
-# each guest run (default 600 s).
+# Suite 59: platform events on the emulated HWP machine, real intel_pstate
+# (passive, schedutil), two boots: "platform" (platform-guest.sh: a base ratio
+# above the guaranteed level, no_turbo, active -> passive, turbo off by the
+# platform, the guaranteed level lowered over QMP) and "dec" (dec-guest.sh:
+# DEC on, no DESIRED written), both checked by platform-check.py.
+# Environment: REPO BUILD KSRC; HWP_SUITE_TIMEOUT (s, default 600). KTAP,
+# plan 4. Documentation/project/hwp-machine.md, "The suites that boot it".
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/state/59-hwp-platform

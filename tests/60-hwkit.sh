@@ -1,23 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The real-hardware validation kit, where there is no HWP:
-#
-#  - the intel_pstate/hwp_request kselftest (a patch of the series) builds, statically;
-#  - it skips with KSFT_SKIP (4) and one reason line: on this host (no HWP),
-#    when not root, and inside the QEMU guest (when the runner exists);
-#  - against an emulated HWP machine (fake sysfs and /dev/cpu/N/msr in a
-#    private mount namespace, tests/hwkit/) it passes, it catches the two
-#    mapping bugs it is meant to catch, and it restores scaling_max_freq and
-#    the governor when killed with SIGTERM;
-#  - tools/hwp-ab.py: the dry run writes the table and the CSV; without
-#    RAPL a normal run says so in one line and exits non-zero.
-#
-# Environment: KSRC (kernel tree with the series), BUILD, REPO.
-# Output: KTAP, a plan of 14.  A skip of the selftest is what these checks
-# expect, so it is asserted and reported as "ok" for the check "... skips
-# cleanly ..."; a check that cannot run on this machine (it has HWP or RAPL,
-# make check is not root) is a SKIP with the reason, never an "ok"; a check
-# that could run but whose preparation failed is a failure.
+# Suite 60: the HWP kselftest (patch 14) builds statically, skips cleanly
+# (KSFT_SKIP, one reason) on this host, as non-root and in the QEMU guest,
+# and passes, fails and restores as it should on the emulation (tests/hwkit/);
+# tools/hwp-ab.py's dry run and no-RAPL path. Environment: KSRC BUILD REPO.
+# KTAP, plan 14: an expected skip of the selftest is an "ok"; a check this
+# machine cannot run (it has HWP or RAPL, not root) is a SKIP with the reason.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)

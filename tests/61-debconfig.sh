@@ -1,16 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Kconfig.fragment merges onto Debian's own 5.10 amd64 config (the default
-# base of 'make deb') with every requested option set, through the same
-# tools/debconfig.sh that 'make deb' uses (merge_config.sh, olddefconfig, in
-# a temporary O= directory; nothing is built).  Also checks that Debian's
-# certificate settings are blanked for a local build, and that a fragment
-# option that cannot be set is refused, by name.
-#
-# Environment: KSRC (kernel tree with the series), BUILD, REPO.
-# Debian's config comes from linux-config-5.10 (same version as the
-# source), fetched and checksummed by 'tools/fetch-base.sh config'.
-# Output: KTAP.
+# Suite 61: Kconfig.fragment merges onto Debian's 5.10 amd64 config
+# (linux-config-5.10, tools/fetch-base.sh config) through tools/debconfig.sh,
+# as 'make deb' does, with every option set; Debian's certificate settings
+# blanked; an option that cannot be set refused by name. Nothing is built.
+# Environment: KSRC BUILD REPO. KTAP. Documentation/project/harness.md.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)

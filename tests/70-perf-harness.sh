@@ -1,41 +1,11 @@
 #!/bin/bash
-# The series' HWP mapping compiled in user space (tools/perf-harness): the
-# exhaustive property check over every capacity 1..1024 and every hint
-# 0..2048, and a bounded libFuzzer run (ASan + UBSan) over the mapping and the
-# request composition, both from drivers/cpufreq/intel_pstate_perf.h of KSRC,
-# the tree with the series applied. The ->adjust_perf callbacks of the series
-# (KSRC) and of mainline 7.3 (Debian's linux-source-7.3, tools/fetch-base.sh
-# mainline-7.3) are extracted from their intel_pstate.c and compiled behind
-# the harness's shims, and the differential check (diff.c) compares them over
-# an exhaustive domain of driver state and hints: its own KTAP document is
-# nested here, with the number of differing inputs on a "# diff:" line. It
-# must also fail against a deliberately changed copy of 7.3's text.
-#
-# Strict on the feature: the series' deviations from 7.3's mapping are
-# patches after the feature, each with a label in its subject ("[RFC] " for
-# a proposal for mainline, "[5.10-only] " for a 5.10-only change).  The
-# commit before the first of them is the feature tip: its intel_pstate.c and
-# the headers the harness reads are taken from git (KSRC's branch
-# $SERIES_BRANCH) into a scratch tree, and the differential check must find
-# zero differences there (make diff STRICT=1).  On the series tip, the
-# check runs with the known causes allowed, and every deviation patch that
-# changes the mapping gets a diagnostic line with the differing inputs
-# before it and with it.
-#
-# schedutil's perf path: sugov_update_single_perf() of the series (KSRC's
-# kernel/sched) and of 7.3, with the helpers they call, extracted and
-# compiled behind the same shims; sugov-diff.c compares the hints passed to
-# cpufreq_driver_adjust_perf() and the stored target over an exhaustive
-# grid of scheduler state: zero differences (nested KTAP and a "# diff:"
-# line), and a deliberately changed copy of the series' text must differ.
-#
-# The harness installs its own prerequisites (tools/perf-harness/deps.sh):
-# when that fails, it is a failure, and the checks still run and say what
-# they lacked.
-#
-# Environment: REPO BUILD KSRC; FUZZ_SECONDS (default 60); M73_DEB (a local
-# copy of the pinned linux-source-7.3 .deb instead of downloading it).
-# Output: KTAP.
+# Suite 70: the series' HWP mapping in user space (tools/perf-harness): the
+# exhaustive check and a libFuzzer run of intel_pstate_perf.h; both
+# ->adjust_perf callbacks (series, mainline 7.3) and schedutil's perf path
+# extracted from kernel text and compared (zero differences at the feature
+# tip; each comparison must fail on a changed copy). Environment: REPO BUILD
+# KSRC; FUZZ_SECONDS (60), M73_DEB. KTAP, plan 9.
+# Documentation/project/perf-harness.md, differential.md.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}

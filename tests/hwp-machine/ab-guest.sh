@@ -1,15 +1,10 @@
 #!/bin/sh
-# Guest of tests/57-hwp-ab.sh on the emulated HWP machine: the workloads of
-# tools/hwp-ab.py, run here because the guest has no Python. With
-# ab.calibrate=1 on the kernel command line it prints the machine's work
-# calibration (AB-IPS=N, from `periodic -c 2`); otherwise it runs the plan
-# /ab-plan (`hwp-ab.py plan`: "REPEAT WORKLOAD COMMAND..." per line) and
-# prints, per workload, the SIMULATED package energy the machine counted
-# while it ran (MSR_PKG_ENERGY_STATUS, 0x611, in units of 2^-ESU J from
-# MSR_RAPL_POWER_UNIT, 0x606) with the helper's output:
-#   AB-RUN kernel=K driver=D governor=G
-#   AB-ROW repeat=R workload=W energy_uj=E <helper output>
-# The host turns these lines into a run file (hwp-ab.py import).
+# Guest of tests/57-hwp-ab.sh: runs tools/hwp-ab.py's workloads (the guest
+# has no Python). ab.calibrate=1: prints AB-IPS=N (`periodic -c 2`); else runs
+# /ab-plan ("REPEAT WORKLOAD COMMAND..." per line) and prints AB-RUN
+# kernel=K driver=D governor=G, then per workload AB-ROW repeat=R workload=W
+# energy_uj=E <helper output>, E the SIMULATED package energy (0x611, unit
+# from 0x606), for hwp-ab.py import. Documentation/project/hwp-machine.md.
 set -u
 say_err() { echo "GUEST-ERROR=$1"; }
 if grep -q 'ab\.calibrate=1' /proc/cmdline; then

@@ -1,10 +1,7 @@
-# Guest script of tests/59-hwp-platform.sh, boot "dec": the emulated HWP
-# machine with MSR_POWER_CTL bit 27 (Dynamic Efficiency Control) set by the
-# platform (hwp-dec=on), -smp 2, vCPU 1 an efficiency core (highest 24).
-# With DEC on, intel_pstate must write no DESIRED level, while MIN and MAX
-# still follow schedutil's hints. The phases and KEY=value lines:
-# tests/hwp-machine/guest-lib.sh; the host asserts
-# (tests/hwp-machine/platform-check.py dec).
+# Guest of tests/59-hwp-platform.sh, boot "dec": MSR_POWER_CTL bit 27 (DEC)
+# set by the platform (hwp-dec=on); intel_pstate must write no DESIRED while
+# MIN and MAX follow the hints. Phases and KEY=value lines: guest-lib.sh;
+# checked by platform-check.py dec. Documentation/project/hwp-machine.md.
 set -u
 . /lib/hwp-guest-lib.sh
 p1=$c/cpu1/cpufreq

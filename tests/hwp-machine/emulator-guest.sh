@@ -1,13 +1,9 @@
-# Guest script of tests/54-emulator-hwp-machine.sh: the emulated HWP machine
-# checked against what the harness gave it (hwp-highest=30:24, guaranteed
-# 18, MSR_PLATFORM_INFO base ratio 20), -smp 2. It reads back the
-# capabilities, HWP_REQUEST, the TSC rate, APERF/MPERF at held levels, the
-# package energy counter, the turbo-disable bit, the guest's clock against
-# the host's, and the guaranteed level changed through QEMU's QMP monitor
-# (tools/hwp-monitor.py relays the HWP-MONITOR lines). The phases and
-# KEY=value lines: tests/hwp-machine/guest-lib.sh; the host asserts
-# (tests/hwp-machine/emulator-check.py). None of this is the series': the
-# kernel only provides the interfaces.
+# Guest of tests/54-emulator-hwp-machine.sh: reads back what the harness gave
+# the machine (capabilities, HWP_REQUEST, TSC rate, APERF/MPERF at held
+# levels, energy counter, turbo-disable bit, clock, the guaranteed level
+# changed over QMP through tools/hwp-monitor.py's HWP-MONITOR lines).
+# KEY=value lines (guest-lib.sh), checked by emulator-check.py;
+# Documentation/project/hwp-machine.md, "The machine's own checks".
 set -u
 . /lib/hwp-guest-lib.sh
 # only emergencies on the console: a kernel message must not split a line

@@ -1,10 +1,8 @@
-# Guest script of tests/59-hwp-platform.sh, boot "platform": the emulated HWP
-# machine with -smp 2, vCPU 1 an efficiency core (highest 24 against 30), HWP
-# guaranteed level 18 and a MSR_PLATFORM_INFO base ratio of 20, so that the
-# TSC (2.0 GHz) and the guaranteed level differ. QEMU's QMP monitor is
-# reached through tools/hwp-monitor.py (the HWP-MONITOR lines). The phases
-# and KEY=value lines: tests/hwp-machine/guest-lib.sh; the host asserts
-# (tests/hwp-machine/platform-check.py).
+# Guest of tests/59-hwp-platform.sh, boot "platform": guaranteed level 18
+# under a MSR_PLATFORM_INFO base ratio of 20 (TSC 2.0 GHz), vCPU 1 an
+# efficiency core (24 against 30), QMP through tools/hwp-monitor.py
+# (HWP-MONITOR lines). Phases and KEY=value lines: guest-lib.sh; checked by
+# platform-check.py. Documentation/project/hwp-machine.md.
 set -u
 . /lib/hwp-guest-lib.sh
 pst=$c/intel_pstate

@@ -1,40 +1,9 @@
-# Guest script: the series' HWP kselftest (hwp_request, from
-# tools/testing/selftests/intel_pstate/) on the emulated HWP machine, for
-# its skip paths and its switch from active to passive mode. Run by the
-# initramfs's /init (tools/mkinitramfs.sh OUT selftest-paths.sh
-# hwpload:/bin/hwpload guest-lib.sh:/lib/hwp-guest-lib.sh
-# hwp_request:/bin/hwp_request) in one of these boots, which the host tells
-# apart by the command line and the machine options it used:
-#
-#   boot         qemu-run.sh options            expected markers
-#   active       --hwp --hwp-opts hwp-highest=30:24, no intel_pstate=
-#                                               KSELFTEST-RC=0 SWITCHED=1
-#                                               RESTORED=yes TERM-RC=1
-#                                               TERM-RESTORED=yes
-#   noninvariant intel_pstate=passive clearcpuid=124 (X86_FEATURE_APERFMPERF)
-#                                               KSELFTEST-RC=4, SKIP "no
-#                                               frequency invariance: no
-#                                               aperfmperf", RESTORED=yes
-#   broadwell    --hwp-opts hwp-highest=30:24,model=79 (Broadwell-X)
-#                                               KSELFTEST-RC=4, SKIP
-#                                               "Broadwell-style HWP"
-# (Passive mode is suite 56's main guest; a hybrid part needs a hybrid CPUID
-# bit the emulated machine cannot set yet.)
-#
-# Markers (KEY=value, tests/hwp-machine/guest-lib.sh):
-#   BEFORE-<what>, AFTER-<what>  the settings the test may change, before
-#                                and after its run (status, driver, per CPU
-#                                governor, limits, EPP, no_turbo, global
-#                                limits)
-#   KSELFTEST: <line>            its KTAP output
-#   KSELFTEST-RC                 its exit code (0 pass, 1 fail, 4 skip)
-#   KSELFTEST-SKIP               the reason of a whole-test skip, or "none"
-#   KSELFTEST-SWITCHED           1 if it switched active -> passive
-#   RESTORED                     yes if every AFTER- value equals its BEFORE-
-#   DESIRED<n>                   cpu n's HWP_REQUEST.DESIRED afterwards
-#   TERM-RC, TERM-RESTORED       in active mode only: a second run, sent
-#                                SIGTERM once it has switched to passive
-#                                mode; its exit code and the same comparison
+# Guest of tests/56-hwp-driver.sh: the series' HWP kselftest (hwp_request) in
+# one of three boots the host tells apart by its command line: active (it
+# switches to passive, passes and restores, also when killed with SIGTERM),
+# noninvariant (clearcpuid=124) and broadwell (model=79), where it skips with
+# the reason. Markers (BEFORE-/AFTER-*, KSELFTEST*, RESTORED, DESIRED<n>,
+# TERM-*): Documentation/project/hwp-machine.md, "The suites that boot it".
 set -u
 . /lib/hwp-guest-lib.sh
 

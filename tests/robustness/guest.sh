@@ -1,22 +1,10 @@
 #!/bin/sh
-# Robustness scenarios, run inside the debug kernel's guest (busybox sh) on
-# the emulated HWP machine by tests/58-robustness.sh, against the real
-# intel_pstate in passive mode (intel_cpufreq) with schedutil: per-CPU
-# policies, fast switching, ->adjust_perf().
-#
-# Prints one line per check:  R-PASS: <name>  |  R-FAIL: <name>: <why>
-# and, after every scenario, checks the kernel log written since the
-# previous check for splats (R-FAIL: <scenario>.splats: <first line>).
-# Each scenario starts with `hwpload mark N` (a marker in the machine's
-# host-side record) and prints "R-MARK N <scenario>", so that the host can
-# check every HWP_REQUEST write of each scenario (tests/robustness/record.py).
-# Iteration counts come from the kernel command line (robust.iter=N scales
-# every loop; default 1). The default counts are sized for CI (see
-# Documentation/project/robustness.md): the checkers this kernel
-# runs (lockdep, DEBUG_ATOMIC_SLEEP, KASAN, UBSAN, DEBUG_LIST) report a bad
-# path the first time it runs, and the scenario checks that found bugs
-# failed on every iteration, so repetitions only add chances for a real
-# collision of two racing paths.
+# Robustness scenarios of tests/58-robustness.sh, in the debug kernel's guest
+# (busybox sh) on the emulated HWP machine, against the real intel_pstate
+# (passive, schedutil). Prints R-PASS/R-FAIL/R-SKIP/R-INFO lines, and at each
+# scenario's start R-MARK N <scenario> with a marker in the record; checks
+# dmesg for splats after each scenario. Knobs: robust.* on the command line.
+# Documentation/project/robustness.md.
 
 CF=/sys/devices/system/cpu/cpufreq
 IP=/sys/devices/system/cpu/intel_pstate
