@@ -1,17 +1,10 @@
 #!/bin/bash
 # Run the test suites: every tests/[0-9][0-9]-*.sh, in order.
 #
-# Each suite runs with REPO, BUILD, KSRC (tree with the series applied) and
-# CHECK_RUN_ID in its environment and stdin from /dev/null, and prints one
-# KTAP document (TAP version 13, its plan 1..N, ok/not ok lines, "# SKIP"
-# directives; tools/lib/ktap.sh and tools/ktap.py write it) among its log
-# lines. tools/ktap.py counts it: a planned result that never came, a
-# document without a plan, no document, or a non-zero exit status with no
-# failure reported is a failure. The suites named tests/NN-emulator-*.sh
-# check the emulated HWP machine itself, not the series: their results are
-# counted apart and added to the total. The last line is
-#   N passed, N failed[, N skipped]
-# and the exit status is non-zero if anything failed.
+# Each suite gets REPO, BUILD, KSRC, CHECK_RUN_ID and stdin from /dev/null,
+# and prints one KTAP document, counted by tools/ktap.py (the rules:
+# harness.md, "Test suites"); tests/NN-emulator-*.sh are counted apart. The
+# last line is "N passed, N failed[, N skipped]"; non-zero exit on a failure.
 # TESTS='01 40' limits the run to suites whose file name starts with those.
 set -uo pipefail
 

@@ -6,9 +6,8 @@
 #                            "# NAME: NOTE" before it)
 #   ktap_fail NAME WHY       # WHY, then not ok K NAME
 #   ktap_skip NAME WHY       ok K NAME # SKIP WHY
-#   ktap_cached NAME NOTE    ok K NAME # cached NOTE: a result that passed in
-#                            an earlier run with the same inputs, not run
-#                            again; counted apart, never as a pass
+#   ktap_cached NAME NOTE    ok K NAME # cached NOTE (a result reused from
+#                            an earlier run with the same inputs)
 #   ktap_check NAME WHY CMD...  ok when CMD succeeds, else not ok with WHY
 #   ktap_sub NAME CMD...     runs CMD, whose stdout is a KTAP document of its
 #                            own (a nested test), indented by four spaces;
@@ -17,11 +16,9 @@
 #   ktap_skip_rest WHY       every result not yet reported, as a skip
 #   ktap_fail_rest WHY       every result not yet reported, as a failure
 #
-# Results are numbered here, in the order they are reported; call them in
-# the suite's own shell (not in a pipeline or a $(...)), so the count holds.
-# tools/check.sh counts a planned result that never came as a failure, so a
-# suite that stops early loses nothing silently. Names should not contain
-# '#'. KTAP_FAILED is the number of not-ok results so far.
+# Results are numbered in the order reported: call these in the suite's own
+# shell (not in a pipeline or a $(...)). Names should not contain '#';
+# KTAP_FAILED counts the not-ok results. Rules: tools/ktap.py, harness.md.
 
 KTAP_N=0
 KTAP_PLAN=0
