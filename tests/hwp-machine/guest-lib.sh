@@ -12,12 +12,8 @@ n=0
 if [ -f /msr.ko ] && [ ! -e /dev/cpu/0/msr ]; then
 	insmod /msr.ko || echo "GUEST-ERROR=msr.ko not loaded"
 fi
-# The host reads a phase's end state GRACE (50 ms, tools/hwp_record.py)
-# before its end: a phase starts 0.1 s after the call, so that a write the
-# guest has just seen in effect (wait_for) belongs to the phase before.
 phase() {
 	n=$((n + 1))
-	sleep 0.1
 	hwpload mark $n || echo "GUEST-ERROR=mark $n failed"
 	echo "PHASE $n $1"
 }
@@ -62,8 +58,10 @@ req_is() {
 	[ $(($2)) = 1 ]
 }
 # wait_for CPU SECONDS TEST: until req_is CPU TEST, polling every 0.1 s for
-# at most SECONDS; then status 0, or a GUEST-ERROR line with the last
-# request and status 1
+# at most SECONDS; then status 0, 0.1 s after the request was seen (the host
+# reads a phase's end state GRACE, 50 ms, before the next marker:
+# tools/hwp_record.py), or a GUEST-ERROR line with the last request and
+# status 1
 wait_for() {
 	i=0
 	until req_is "$1" "$3"; do
@@ -74,6 +72,7 @@ wait_for() {
 		}
 		sleep 0.1
 	done
+	sleep 0.1
 }
 # wait_request CPU MIN MAX DESIRED: until the CPU's HWP_REQUEST holds these
 # fields, at most 10 s

@@ -22,7 +22,7 @@ caps 1; hi1=$highest guar=$guaranteed lo=$lowest
 # effect at its end.
 # spin CPU TEST: a full load on CPU until its request satisfies TEST
 spin() {
-	hwpload spin "$1" 60 &
+	hwpload spin "$1" 600 &
 	spin_pid=$!
 	wait_for "$1" 30 "$2"
 }
