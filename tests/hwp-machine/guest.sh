@@ -115,6 +115,9 @@ phase gov-done; unspin
 # before the write to "online" returns)
 phase offline; echo 0 > $c/cpu1/online
 say OFFLINE1 "$(cat $c/cpu1/online)"
+# an offline CPU's register cannot be read: the write is done when "online"
+# reads 0, and the host reads the end state GRACE (50 ms) before the marker
+sleep 0.1
 echo 1 > $c/intel_pstate/no_turbo
 phase online; echo 1 > $c/cpu1/online
 say CPUINFO-MAX-ONLINE-NOTURBO "$(cat $p1/cpuinfo_max_freq)"
