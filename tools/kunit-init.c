@@ -22,6 +22,7 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/syscall.h>
+#include <termios.h>
 #include <unistd.h>
 
 static int fd_out = 1;
@@ -33,6 +34,12 @@ static void say(const char *a, const char *b, const char *c)
 	snprintf(buf, sizeof(buf), "kunit-init: %s%s%s\n", a, b, c);
 	if (write(fd_out, buf, strlen(buf)) < 0)
 		return;
+	/*
+	 * The console is also where the kernel prints: let the line out
+	 * before the next kernel message (a TAP header written to /dev/kmsg
+	 * next), or the two can interleave within a line.
+	 */
+	tcdrain(fd_out);
 }
 
 /* one record per write(), at KERN_INFO, without a prefix of its own */
