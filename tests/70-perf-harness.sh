@@ -79,19 +79,26 @@ fi
 # failed; an unexplained difference, a broken invariant, a level above the
 # usable one or an empty domain fails.  Zero differences is the series'
 # target at the feature tip; STRICT=1 makes any difference fail.
-if ! hm "$OUT/diff" > "$OUT/diff-build.log" 2>&1; then
-	ktap_fail "perf-harness-diff" "did not build: $(grep -m1 -E 'error|missing' "$OUT/diff-build.log")"
-else
-	"$OUT/diff" > "$OUT/diff.log" 2>&1
-	rc=$?
-	sed 's/^/    /' "$OUT/diff.log"
-	grep '^# diff: ' "$OUT/diff.log"
-	if [ "$rc" = 0 ]; then
-		ktap_ok "perf-harness-diff"
-	else
-		ktap_fail "perf-harness-diff" "exited with status $rc"
+# diff_result NAME PROGRAM: build and run a differential check of
+# tools/perf-harness, nest its KTAP document, repeat its "# diff:" line, and
+# report NAME from its exit status
+diff_result() {
+	local prog=$OUT/$2 rc
+	if ! hm "$prog" > "$prog-build.log" 2>&1; then
+		ktap_fail "$1" "did not build: $(grep -m1 -E 'extract:|error|missing' "$prog-build.log")"
+		return
 	fi
-fi
+	"$prog" > "$prog.log" 2>&1
+	rc=$?
+	sed 's/^/    /' "$prog.log"
+	grep '^# diff: ' "$prog.log"
+	if [ "$rc" = 0 ]; then
+		ktap_ok "$1"
+	else
+		ktap_fail "$1" "exited with status $rc"
+	fi
+}
+diff_result perf-harness-diff diff
 
 # The files of the series at commit $1 that the harness reads, into dir $2.
 harness_files() {
@@ -160,19 +167,7 @@ else
 fi
 
 # schedutil's perf path against 7.3's: no difference at all.
-if ! hm "$OUT/sugov-diff" > "$OUT/sugov-diff-build.log" 2>&1; then
-	ktap_fail "perf-harness-sugov-diff" "did not build: $(grep -m1 -E 'extract:|error|missing' "$OUT/sugov-diff-build.log")"
-else
-	"$OUT/sugov-diff" > "$OUT/sugov-diff.log" 2>&1
-	rc=$?
-	sed 's/^/    /' "$OUT/sugov-diff.log"
-	grep '^# diff: ' "$OUT/sugov-diff.log"
-	if [ "$rc" = 0 ]; then
-		ktap_ok "perf-harness-sugov-diff"
-	else
-		ktap_fail "perf-harness-sugov-diff" "exited with status $rc"
-	fi
-fi
+diff_result perf-harness-sugov-diff sugov-diff
 
 # It can fail: against the series' text with sugov_hold_perf() ignoring the
 # uclamp maximum, it must exit 1 with differences.
