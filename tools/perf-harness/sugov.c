@@ -63,7 +63,7 @@ struct sugov_policy {
 	struct cpufreq_policy *policy;
 	u64 last_freq_update_time;
 	bool need_freq_update;
-	unsigned int next_freq, cached_raw_freq;	/* the series' [RFC] patch 17 */
+	unsigned int next_freq, cached_raw_freq;	/* written by the series' [RFC] next_freq patch */
 };
 struct sugov_cpu {
 	struct update_util_data update_util;
