@@ -92,7 +92,8 @@ check: deps tree
 
 ## clean: drop kernel objects and logs (keeps the downloaded base and the tree)
 clean:
-	rm -rf $(BUILD)/out $(BUILD)/logs $(BUILD)/state/*.run $(BUILD)/state/*.pass
+	rm -rf $(BUILD)/out $(BUILD)/linux/.build-* $(BUILD)/linux-harness/.build-* $(BUILD)/wt/*/.build-* \
+		$(BUILD)/logs $(BUILD)/state/*.run $(BUILD)/state/*.pass
 
 ## distclean: remove the whole build directory (tree, downloads, objects)
 distclean:

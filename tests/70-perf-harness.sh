@@ -4,14 +4,14 @@
 # ->adjust_perf callbacks (series, mainline 7.3) and schedutil's perf path
 # extracted from kernel text and compared (zero differences at the feature
 # tip; each comparison must fail on a changed copy). Environment: REPO BUILD
-# KSRC; FUZZ_SECONDS (60), M73_DEB. KTAP, plan 9.
+# KSRC; FUZZ_SECONDS (20), M73_DEB. KTAP, plan 9.
 # Documentation/project/perf-harness.md, differential.md.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
 BUILD=${BUILD:-$REPO/build}
 KSRC=${KSRC:-$BUILD/linux}
-FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 SERIES_BRANCH=${SERIES_BRANCH:-series}
 BASE_TAG=${BASE_TAG:-base-${BASE_VERSION:-5.10.262-1}}
 H=$REPO/tools/perf-harness

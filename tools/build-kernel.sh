@@ -75,8 +75,30 @@ llvm)
 *) die "unsupported TOOLCHAIN $TOOLCHAIN (gcc or llvm)" ;;
 esac
 
+# The build directory. For a tree of the harness's own (under $BUILD) it is
+# the tree's direct subdirectory .build-NAME (the kernel's .gitignore
+# ignores it): kbuild then names every source "../path" (srctree := ..),
+# so the same file compiled the same way in two trees is one ccache entry,
+# and the test kernel after the walk's tip build, or a tree at the base
+# after the walk's base step, compiles only what differs. $BUILD/out/NAME
+# is a link to it, where every script looks. Elsewhere (a KSRC of the
+# user's) it is $BUILD/out/NAME itself.
 out=$BUILD/out/$name
-mkdir -p "$out"
+mkdir -p "$BUILD/out"
+real=$(cd "$KSRC" && pwd -P)
+case $real/ in
+"$(cd "$BUILD" && pwd -P)"/*)
+	real=$real/.build-$name
+	mkdir -p "$real"
+	# a build directory of the earlier layout: its objects name the
+	# sources by their absolute paths and would all be compiled again
+	[ -L "$out" ] || [ ! -e "$out" ] || rm -rf "$out"
+	ln -sfn "$real" "$out"
+	out=$real ;;
+*)
+	[ ! -L "$out" ] || rm -f "$out"
+	mkdir -p "$out" ;;
+esac
 # .build-stats: the last finished build's time and size (the main job)
 rm -f "$out/.build-stats"
 export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2000-01-01}
@@ -91,8 +113,11 @@ inputs=$( {
 	echo "$arch $TOOLCHAIN"
 	"$ccbin" --version | head -n 1
 	cat "${frags[@]}"
-	git -C "$KSRC" rev-parse "HEAD^{tree}" 2>/dev/null || true
-	git -C "$KSRC" diff HEAD -- '*Kconfig*' 2>/dev/null || true
+	# what the configuration is made of: Kconfig files and tinyconfig's
+	# fragments (not the whole tree: a step of the walk that changes no
+	# Kconfig file keeps its configuration)
+	git -C "$KSRC" ls-files -s -- '*Kconfig*' 'kernel/configs/tiny*.config' "arch/$karch/configs/tiny.config" 2>/dev/null || true
+	git -C "$KSRC" diff HEAD -- '*Kconfig*' 'kernel/configs/tiny*.config' "arch/$karch/configs/tiny.config" 2>/dev/null || true
 } | sha256sum | cut -c1-64)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.config.inputs" 2>/dev/null)" != "$inputs" ]; then
 	log "configuring $name ($arch, $TOOLCHAIN): tinyconfig + ${*}"
