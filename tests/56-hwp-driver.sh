@@ -16,7 +16,7 @@ mkdir -p "$out" "$logs"
 # the machine and kernel, the kselftest's build, the guest's run, the
 # checker's nested document (tests/hwp-machine/check.py), and the
 # kselftest's three paths below
-ktap_plan 7
+ktap_plan 8
 
 if ! hwp_prepare "$out"; then
 	ktap_fail "kernel and machine build" "$HWP_WHY"
@@ -69,8 +69,9 @@ ktap_sub "checks" python3 "$REPO/tests/hwp-machine/check.py" --levels 30:24:18:8
 # selftest-paths.sh): booted in the active mode, it switches to passive,
 # passes, and puts every setting back, also when killed in passive mode;
 # without APERF/MPERF (no frequency invariance: schedutil takes the
-# frequency path) and on a Broadwell-style part (where patch 15 leaves the
-# hook out), it skips with the reason. Each run must leave the settings as
+# frequency path), on a Broadwell-style part and on a hybrid one (the
+# machine's hwp-hybrid=on flag; patch 15 leaves the hook out on both), it
+# skips with the reason. Each run must leave the settings as
 # it found them.
 paths_boot() { # NAME HWP-OPTS APPEND: the console, without CRs, in $out/paths-NAME.txt
 	"$REPO/tools/qemu-run.sh" --arch x86_64 --hwp --hwp-opts "$2" --kernel "$img" \
@@ -101,7 +102,8 @@ else
 	ktap_fail "kselftest from the active mode: switches to passive, passes, restores (also on SIGTERM)" "the guest did not finish ($logs/56-paths-active.log)"
 fi
 for p in "noninvariant|hwp-highest=30:24|intel_pstate=passive clearcpuid=124|no frequency invariance" \
-	"broadwell|hwp-highest=30:24,model=79|intel_pstate=passive|Broadwell-style HWP"; do
+	"broadwell|hwp-highest=30:24,model=79|intel_pstate=passive|Broadwell-style HWP" \
+	"hybrid|hwp-highest=30:24,hwp-hybrid=on|intel_pstate=passive|hybrid CPU"; do
 	IFS='|' read -r name opts args why <<<"$p"
 	if paths_boot "$name" "$opts" "$args"; then
 		seen="rc $(pval "$name" KSELFTEST-RC), skip '$(pval "$name" KSELFTEST-SKIP)', restored $(pval "$name" RESTORED) $(perr "$name")(simulated)"
