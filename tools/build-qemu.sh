@@ -5,9 +5,6 @@
 #
 #   tools/build-qemu.sh [build]    build once (reused while nothing changed);
 #                                  prints $BUILD/qemu-hwp/bin/qemu-system-x86_64
-#   tools/build-qemu.sh path       print that path (exit 1 if not built/stale)
-#   tools/build-qemu.sh fetch      only fetch and verify the source
-#   tools/build-qemu.sh mirrors    print the mirrors that would be used
 #
 # Environment:
 #   REPO BUILD                     repository root, build dir
@@ -294,15 +291,5 @@ trap 'exit 143' TERM
 
 case "${1:-build}" in
 build) do_build ;;
-path)
-	is_current || die "$bin is not built or not current: run tools/build-qemu.sh"
-	echo "$bin"
-	;;
-fetch) do_fetch ;;
-mirrors)
-	apt_pick_mirrors "Give one: MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security"
-	echo "MIRROR=$MIRROR"
-	echo "SECURITY_MIRROR=$SECURITY_MIRROR"
-	;;
-*) die "usage: $0 [build|path|fetch|mirrors]" ;;
+*) die "usage: $0 [build]" ;;
 esac

@@ -17,7 +17,6 @@
 #                                  compiles (M73_FILES) unpacked into
 #                                  $BUILD/mainline-7.3, each verified too;
 #                                  prints that directory
-#   tools/fetch-base.sh mirrors    print the mirrors that would be used
 #
 # Environment (the Makefile passes these):
 #   REPO BUILD BASE_VERSION        repository root, build dir, Debian version
@@ -303,10 +302,5 @@ mainline-7.3)
 	log "mainline 7.3 files ready in $m73_dir"
 	echo "$m73_dir"
 	;;
-mirrors)
-	apt_pick_mirrors "Give one: MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security"
-	echo "MIRROR=$MIRROR"
-	echo "SECURITY_MIRROR=$SECURITY_MIRROR"
-	;;
-*) die "usage: $0 [source|source-deb|config|busybox-arm64|mainline-7.3|mirrors]" ;;
+*) die "usage: $0 [source|source-deb|config|busybox-arm64|mainline-7.3]" ;;
 esac
