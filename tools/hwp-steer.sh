@@ -6,11 +6,10 @@
 # (the host's record, tools/hwp_record.py summary). Every figure is
 # simulated.
 #
-#   tools/hwp-steer.sh NAME KERNEL [MSR_MODULE]
+#   tools/hwp-steer.sh NAME KERNEL
 #
 # NAME names the logs: $BUILD/logs/NAME-boot.log and NAME.record. KERNEL is
-# a bzImage/vmlinuz. MSR_MODULE: the kernel's msr.ko when its msr driver is
-# a module (Debian's config), loaded in the guest before the load starts.
+# a bzImage/vmlinuz with the msr driver built in.
 # Needs the patched QEMU (tools/build-qemu.sh; run first by the callers).
 # Environment: BOOT_ARGS (default: intel_pstate=passive
 # cpufreq.default_governor=schedutil), REPO BUILD KSRC.
@@ -27,12 +26,10 @@ BUILD=${BUILD:-$REPO/build}
 BOOT_ARGS=${BOOT_ARGS:-intel_pstate=passive cpufreq.default_governor=schedutil}
 
 die() { echo "hwp-steer: error: $*" >&2; exit 2; }
-[ $# -ge 2 ] && [ $# -le 3 ] || die "usage: $0 NAME KERNEL [MSR_MODULE]"
-name=$1 kernel=$2 msr=${3:-}
+[ $# -eq 2 ] || die "usage: $0 NAME KERNEL"
+name=$1 kernel=$2
 case $name in '' | */* | .*) die "NAME '$name' must be a plain file name" ;; esac
 [ -f "$kernel" ] || die "no kernel image $kernel"
-[ -z "$msr" ] || [ -f "$msr" ] || die "no module $msr"
-case $msr in '' | *.ko) ;; *) die "$msr: only an uncompressed .ko can be loaded by busybox insmod" ;; esac
 
 mkdir -p "$BUILD/logs" "$BUILD/state"
 hwpload=$BUILD/state/hwpload
@@ -46,7 +43,6 @@ hwp_hwpload "$BUILD/state" || die "$HWP_WHY"
 : >"$BUILD/state/hwp-guest-short"
 extra=("$hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh"
 	"$BUILD/state/hwp-guest-short:/etc/hwp-guest-short")
-[ -z "$msr" ] || extra+=("$msr:/msr.ko")
 "$here/mkinitramfs.sh" "$initrd" "$REPO/tests/hwp-machine/guest.sh" "${extra[@]}" >&2 ||
 	die "mkinitramfs failed"
 if ! "$here/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$rec" --hwp-opts hwp-highest=30:24 \
