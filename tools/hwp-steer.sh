@@ -1,24 +1,15 @@
 #!/bin/bash
-# Boot a kernel on the emulated HWP machine (2 CPUs, CPU 1 an efficiency
-# core) with intel_pstate=passive and schedutil, run suite 56's guest
-# (tests/hwp-machine/guest.sh) in its short mode (idle, a load on each CPU,
-# idle) and print what schedutil made intel_pstate write into HWP_REQUEST
-# (the host's record, tools/hwp_record.py summary). Every figure is
-# simulated.
-#
+# Boot KERNEL on the emulated HWP machine (2 CPUs, vCPU 1 an efficiency
+# core), run suite 56's guest in its short mode (idle, a load on each CPU,
+# idle) and print tools/hwp_record.py's summary of HWP_REQUEST (simulated).
 #   tools/hwp-steer.sh NAME KERNEL
-#
-# NAME names the logs: $BUILD/logs/NAME-boot.log and NAME.record. KERNEL is
-# a bzImage/vmlinuz with the msr driver built in.
-# Needs the patched QEMU (tools/build-qemu.sh; run first by the callers).
-# Environment: BOOT_ARGS (default: intel_pstate=passive
-# cpufreq.default_governor=schedutil), REPO BUILD KSRC.
-# Exit status: 0 when the guest ran on intel_cpufreq and, under load,
-# HWP_REQUEST of CPU 1 was written at least once, and every request in
-# effect through the load (the one its start found, and each one written
-# during it) carried a DESIRED, at least one above MIN (->adjust_perf in
-# use; the frequency path writes DESIRED = MIN), 1 when not, 2 on bad
-# usage or a missing input.
+# NAME names $BUILD/logs/NAME-boot.log and NAME.record; KERNEL a bzImage with
+# the msr driver built in. Exit 0 when the guest ran on intel_cpufreq, CPU 1's
+# request was written under load and every request in effect through the
+# load carried a DESIRED, one above MIN (->adjust_perf; the frequency path
+# writes DESIRED = MIN); 1 when not; 2 on usage or a missing input.
+# Environment: REPO BUILD; BOOT_ARGS (default intel_pstate=passive
+#   cpufreq.default_governor=schedutil).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
