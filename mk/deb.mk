@@ -8,8 +8,6 @@
 #   make deb DEB_JOBS=8 DEB_LOCALVERSION=-mine DEB_DEBUG_INFO=1
 #   make deb DEB_BRANCH=base-5.10.262-1 DEB_LOCALVERSION=-stock \
 #            DEB_DIR=$PWD/build/deb-stock     the same kernel without the series
-#   make deb-check                    make deb, then boot its kernel on the
-#                                     emulated HWP machine (tools/deb-check.sh)
 #   make deb-clean                    remove $(BUILD)/deb (sources, objects, debs)
 #
 # Output: $(BUILD)/deb/linux-image-<release>_*.deb and friends.
@@ -23,7 +21,7 @@ DEB_DEBUG_INFO ?= 0
 DEB_FRAGMENT ?= $(CURDIR)/Kconfig.fragment
 DEB_BRANCH ?= series
 
-.PHONY: deb deb-check deb-clean
+.PHONY: deb deb-clean
 ## deb: Debian packages of the series in build/deb (KCONFIG=/path/to/config; 48 min on 2 cores of a 2.6 GHz Xeon)
 deb: tree
 	@echo "== deb: Debian packages of the series"
@@ -33,12 +31,6 @@ deb: tree
 	DEB_LOCALVERSION="$(DEB_LOCALVERSION)" DEB_DEBUG_INFO="$(DEB_DEBUG_INFO)" \
 	DEB_FRAGMENT="$(DEB_FRAGMENT)" DEB_BRANCH="$(DEB_BRANCH)" KTREE="$(KSRC)" \
 		$(CURDIR)/tools/build-deb.sh
-
-## deb-check: make deb, then boot the package's kernel and the x86 test kernel on the emulated HWP machine: the same steering? (simulated)
-deb-check: deb
-	@echo "== deb-check: the package's kernel on the emulated HWP machine"
-	$(CHECK_RUN) REPO="$(CURDIR)" BUILD="$(BUILD)" KSRC="$(KSRC)" DEB_DIR="$(DEB_DIR)" \
-		$(CURDIR)/tools/deb-check.sh
 
 ## deb-clean: remove build/deb (its checkout, objects and packages)
 deb-clean:

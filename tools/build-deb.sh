@@ -1,30 +1,13 @@
 #!/bin/bash
-# Build installable Debian packages (linux-image, linux-headers, linux-libc-dev)
-# of the series with the kernel's own 'bindeb-pkg'.  Called by 'make deb'.
-#
-#   make deb [KCONFIG=/path/to/config] [DEB_JOBS=N] [DEB_LOCALVERSION=-hwp]
-#
-# Environment (mk/deb.mk passes these):
-#   REPO BUILD        repository root and build directory
-#   KCONFIG           base config; empty = Debian's own 5.10 amd64 config
-#                     (linux-config-5.10 of the same version as the source,
-#                     fetched and checksummed by tools/fetch-base.sh config)
-#   DEB_FRAGMENT      fragment merged on top (default: $REPO/Kconfig.fragment)
-#   DEB_DIR           output: the .deb files land here (default $BUILD/deb)
-#   DEB_JOBS          parallel jobs (default: nproc)
-#   DEB_LOCALVERSION  appended to the version: uname -r = 5.10.262$DEB_LOCALVERSION
-#   DEB_DEBUG_INFO    0 (default): no debug info, see tools/debconfig.sh
-#   DEB_BRANCH        what to build (default: branch 'series' of $BUILD/linux)
-#
-# The build runs in a separate checkout of the branch ($DEB_DIR/src, a git
-# worktree) and a separate object directory ($DEB_DIR/obj, O=), so it never
-# disturbs the tree used by 'make' and 'make check'.  Interrupt and rerun at
-# will: the object directory is reused, the build continues where it was.
-#
-# Time: about 48 minutes with Debian's config (debug info off) at -j2 on 2
-# cores of a 2.6 GHz Xeon, longer on slower cores; the measurements are in
-# Documentation/project/hardware-guide.md. The output of bindeb-pkg is kept
-# in $DEB_DIR/build.log.
+# Debian packages (linux-image, linux-headers, linux-libc-dev) of the series
+# with the kernel's bindeb-pkg, for `make deb` (hardware-guide.md, route A):
+# checkout $DEB_DIR/src, objects $DEB_DIR/obj (reused: rerun at will), log
+# $DEB_DIR/build.log.
+# Environment (mk/deb.mk passes these): REPO BUILD KTREE; KCONFIG (base
+#   config; empty: Debian's, tools/fetch-base.sh config); DEB_FRAGMENT
+#   (Kconfig.fragment); DEB_DIR ($BUILD/deb); DEB_JOBS (nproc); DEB_LOCALVERSION
+#   (-hwp: uname -r 5.10.262-hwp); DEB_DEBUG_INFO (0: off, tools/debconfig.sh);
+#   DEB_BRANCH (series).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,27 +1,13 @@
 #!/bin/bash
-# Build a kernel from the tree in $KSRC, out of tree, with ccache.
-#
+# Build a kernel of $KSRC out of tree with ccache (called by tools/kernel.sh only).
 #   tools/build-kernel.sh NAME ARCH FRAGMENT...
-#
-# Called by tools/kernel.sh, which resolves a kernel of configs/kernels
-# into these arguments; nothing else calls it.
-#
-# NAME      objects go to $BUILD/out/NAME
-# ARCH      x86_64 or arm64 (cross-compiled with aarch64-linux-gnu-)
-# FRAGMENT  Kconfig fragments merged, in order, on top of `make tinyconfig`
-#           with scripts/kconfig/merge_config.sh, then `make olddefconfig`.
-#           Every option a fragment asks for must end up with that value
-#           (the last fragment that names it wins); otherwise it's an error.
-#
-# Prints the image path on stdout. Logs: $BUILD/out/NAME/{config,build}.log.
-# Re-running with unchanged inputs only re-runs kbuild's incremental make:
-# kbuild and ccache decide what is compiled again.
-# Environment: REPO BUILD KSRC JOBS; VMLINUX_ONLY; KMAKE_TARGETS and
-# KMAKE_ARGS (below); CCACHE_DIR as usual (one for every build);
-# TOOLCHAIN=gcc (the default: gcc, or aarch64-linux-gnu-gcc for arm64) or
-# TOOLCHAIN=llvm (Debian's clang and LLVM: make LLVM=1 LLVM_IAS=1, as
-# Android's GKI builds 5.10). An LLVM/LLVM_IAS that a calling make exports
-# is overridden, so the toolchain is always the one TOOLCHAIN names.
+# NAME: objects in $BUILD/out/NAME (config.log, build.log); ARCH x86_64 or
+# arm64 (aarch64-linux-gnu-); FRAGMENTs merged in order onto tinyconfig, then
+# olddefconfig; every option they ask for must end up so (the last wins).
+# Prints the image path.
+# Environment: REPO BUILD KSRC JOBS; TOOLCHAIN gcc (default) or llvm (clang,
+#   LLVM=1 LLVM_IAS=1, overriding what a calling make exports);
+#   VMLINUX_ONLY=1; KMAKE_TARGETS KMAKE_ARGS (below).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

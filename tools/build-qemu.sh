@@ -1,30 +1,11 @@
 #!/bin/bash
-# Build the emulated HWP machine: Debian 12's qemu source (the version of the
-# installed qemu-system-x86), Debian's patches, then ours (tools/qemu-hwp/*.patch),
-# x86_64-softmmu with TCG only, ccache'd. Prints the path of the binary.
-#
-#   tools/build-qemu.sh [build]    build once (reused while nothing changed);
-#                                  prints $BUILD/qemu-hwp/bin/qemu-system-x86_64
-#   tools/build-qemu.sh path       print that path (exit 1 if not built/stale)
-#   tools/build-qemu.sh fetch      only fetch and verify the source
-#   tools/build-qemu.sh mirrors    print the mirrors that would be used
-#
-# Environment:
-#   REPO BUILD                     repository root, build dir
-#   QEMU_VERSION                   Debian source version (default 1:7.2+dfsg-7+deb12u18;
-#                                  its files must be pinned in qemu.sha256)
-#   MIRROR SECURITY_MIRROR         apt URIs; default: from the system's apt config
-#   JOBS                           parallel compile jobs (default nproc)
-#
-# The source comes through a private apt configuration under $BUILD/apt-qemu
-# (deb-src lines for bookworm, bookworm-updates and bookworm-security on the
-# system's own mirrors; the system's apt sources are never edited). The .dsc
-# and both tarballs are checked against qemu.sha256 before anything is
-# unpacked. The tree is built in $BUILD/qemu-hwp/work (kept for incremental
-# rebuilds); the binary is installed by rename, and the stamp
-# $BUILD/qemu-hwp/stamp (source version + sha256 of our patches, of this
-# script and of qemu.sha256) is written last, so an interrupted or failed
-# build never leaves a binary that looks current. Logs: $BUILD/logs/qemu-*.log.
+# Build the emulated HWP machine (Documentation/project/hwp-machine.md):
+# Debian 12's qemu source with tools/qemu-hwp/*.patch, x86_64 TCG only, once
+# (reused while its stamp is current). Logs: $BUILD/logs/qemu-*.log.
+#   tools/build-qemu.sh [build]   prints $BUILD/qemu-hwp/bin/qemu-system-x86_64
+# Environment: REPO BUILD; JOBS (nproc); MIRROR SECURITY_MIRROR (default: the
+#   system's apt sources); QEMU_VERSION (1:7.2+dfsg-7+deb12u18; its files
+#   pinned in qemu.sha256).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -294,15 +275,5 @@ trap 'exit 143' TERM
 
 case "${1:-build}" in
 build) do_build ;;
-path)
-	is_current || die "$bin is not built or not current: run tools/build-qemu.sh"
-	echo "$bin"
-	;;
-fetch) do_fetch ;;
-mirrors)
-	apt_pick_mirrors "Give one: MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security"
-	echo "MIRROR=$MIRROR"
-	echo "SECURITY_MIRROR=$SECURITY_MIRROR"
-	;;
-*) die "usage: $0 [build|path|fetch|mirrors]" ;;
+*) die "usage: $0 [build]" ;;
 esac

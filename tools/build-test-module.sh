@@ -1,22 +1,11 @@
 #!/bin/bash
-# Build the harness-only test module (tools/testing/cpufreq-perf-test) as
-# an external module against a finished test kernel build:
-#
+# Build the harness-only test module (tools/testing/cpufreq-perf-test) against
+# a finished kernel build; it and the kernel's own modules go to
+# OUT/kunit-modules/ (what tools/kunit-boot.sh loads). Prints the .ko path.
 #   tools/build-test-module.sh OUT ARCH
-#
-# OUT   the kernel's build directory ($BUILD/out/NAME, built by
-#       tools/build-kernel.sh from tools/harness-tree.sh's tree, with
-#       CONFIG_MODULES=y: configs/kunit-e2e.config)
-# ARCH  x86_64 or arm64
-#
-# The module is compiled in OUT/cpufreq-perf-test-module (a copy of the
-# source directory, so that the x86 and arm64 builds do not share objects)
-# with `make -C OUT M=...`, and installed as OUT/kunit-modules/*.ko, where
-# tools/kunit-boot.sh puts every module into the initramfs that /init
-# loads. The kernel's own modules (`make modules`: the KUnit suites the
-# configuration builds as modules, such as intel_pstate_perf) are copied
-# there too. Prints the test module's .ko path. Log: OUT/cpufreq-perf-test-module/build.log.
-# Environment: REPO BUILD TOOLCHAIN (as tools/build-kernel.sh).
+# OUT the kernel's build directory ($BUILD/out/NAME, CONFIG_MODULES=y); ARCH
+# x86_64 or arm64. Log: OUT/cpufreq-perf-test-module/build.log.
+# Environment: REPO BUILD JOBS TOOLCHAIN (as tools/build-kernel.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}

@@ -1,11 +1,10 @@
 #!/bin/bash
-# Run the test suites: every tests/[0-9][0-9]-*.sh, in order.
-#
-# Each suite gets REPO, BUILD, KSRC, CHECK_RUN_ID and stdin from /dev/null,
-# and prints one KTAP document, counted by tools/ktap.py (the rules:
-# harness.md, "Test suites"); tests/NN-emulator-*.sh are counted apart. The
-# last line is "N passed, N failed[, N skipped]"; non-zero exit on a failure.
-# TESTS='01 40' limits the run to suites whose file name starts with those.
+# Run every tests/[0-9][0-9]-*.sh in order and count their KTAP (tools/ktap.py;
+# rules: harness.md, "Test suites"); tests/NN-emulator-*.sh counted apart.
+# Last line "N passed, N failed[, N skipped]"; non-zero exit on a failure.
+#   tools/check.sh
+# Environment: REPO BUILD KSRC CHECK_RUN_ID CHECK_START; TESTS='01 40' (the
+#   suites whose names start so); SUITE_TIMEOUT (2400 s per suite).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,29 +1,12 @@
 #!/bin/bash
-# Make a kernel .config for an installable (Debian package) build: a base
-# config (by default Debian's own 5.10 amd64 config) with Kconfig.fragment
-# merged on top, made fit for a local build, and checked.
-#
+# A .config for a Debian package build (hardware-guide.md, route A): BASE
+# with Debian's certificate settings blanked and the FRAGMENTs merged, then
+# olddefconfig; fails, naming them, if a requested option did not end up set.
 #   tools/debconfig.sh KSRC OUTDIR BASE FRAGMENT...
-#
-#   KSRC      kernel tree (the one to build; only scripts/ and Kconfig are used)
-#   OUTDIR    the O= build directory; OUTDIR/.config is written
-#   BASE      a kernel config file, or Debian's linux-config-5.10 .deb, from
-#             which usr/src/linux-config-5.10/config.amd64_none_amd64.xz is taken
-#   FRAGMENT  one or more Kconfig fragments (CONFIG_X=y / # CONFIG_X is not set)
-#
-# Environment:
-#   DEB_DEBUG_INFO=0  (default) turn CONFIG_DEBUG_INFO off: a build about 3x
-#                     faster and smaller; 1 keeps the base's setting (Debian's
-#                     config then also wants pahole, from the dwarves package)
-#   DEB_FLAVOUR       config inside the .deb (default amd64_none_amd64)
-#
-# Steps: take the base; blank the certificate settings that point into
-# Debian's packaging tree (CONFIG_SYSTEM_TRUSTED_KEYS="debian/certs/...",
-# CONFIG_SYSTEM_REVOCATION_KEYS, a MODULE_SIG_KEY other than the default),
-# since a local build neither has nor needs Debian's keys (modules are
-# signed with a key generated for this build); merge the fragments with
-# scripts/kconfig/merge_config.sh; make olddefconfig; then fail, naming
-# them, if any option a fragment asks for did not end up set.
+# KSRC the tree (its scripts/ and Kconfig); OUTDIR the O= directory, gets
+# .config; BASE a config, or Debian's linux-config-5.10 .deb.
+# Environment: DEB_DEBUG_INFO (0: debug info off; 1: BASE's, needs pahole);
+#   DEB_FLAVOUR (the .deb's config, default amd64_none_amd64).
 set -euo pipefail
 
 die() { echo "debconfig: error: $*" >&2; exit 1; }

@@ -1,8 +1,7 @@
 #!/bin/bash
-# Install the Debian packages the workspace needs, if any is missing.
-#   tools/deps.sh [--check] [--deb]
-#     --check  only report, exit 1 if something is missing
-#     --deb    also what 'make deb' needs (tools/build-deb.sh: bindeb-pkg)
+# Install the Debian packages the workspace needs that are missing (apt-get).
+#   tools/deps.sh [--check] [--deb]   --check: only report, exit 1 if any is
+#                                     missing; --deb: also what make deb needs
 set -euo pipefail
 check=0 deb=0
 for a in "$@"; do

@@ -1,36 +1,15 @@
 #!/bin/bash
-# Fetch and unpack the pinned Debian linux-source-5.10 base, or fetch the
-# matching linux-config .deb.
-#
-#   tools/fetch-base.sh [source]   verified .deb -> $BUILD/linux (git repo,
-#                                  one deterministic base commit, tagged)
-#   tools/fetch-base.sh config     verified linux-config .deb; prints its path
-#   tools/fetch-base.sh source-deb verified linux-source .deb, not unpacked;
-#                                  prints its path (for a tree of your own)
-#   tools/fetch-base.sh busybox-arm64
-#                                  Debian's arm64 busybox-static binary (for
-#                                  arm64 initramfs: BUSYBOX=<path> tools/mkinitramfs.sh);
-#                                  prints its path
-#   tools/fetch-base.sh mainline-7.3
-#                                  Debian's linux-source-7.3 (trixie-backports),
-#                                  verified; only the files the perf harness
-#                                  compiles (M73_FILES) unpacked into
-#                                  $BUILD/mainline-7.3, each verified too;
-#                                  prints that directory
-#   tools/fetch-base.sh mirrors    print the mirrors that would be used
-#
-# Environment (the Makefile passes these):
-#   REPO BUILD BASE_VERSION        repository root, build dir, Debian version
-#   MIRROR SECURITY_MIRROR         apt URIs; default: from the system's apt config
-#   LOCAL_TARBALL                  use this linux-source-5.10.tar.xz or .deb
-#                                  instead of downloading (checksum still pinned)
-#   BASE_SHA256                    checksum for a BASE_VERSION not in base.sha256
-#   MIN_FREE_MB                    free space needed to unpack (default 3000)
-#   M73_VERSION M73_DEB            the linux-source-7.3 version; a local copy of
-#                                  its .deb instead of downloading (pinned too)
-#
-# Every step writes to a temporary name and renames when complete, so an
-# interrupted run leaves nothing half-done and the next run just continues.
+# Fetch pinned Debian packages (base.sha256), verified, through a private apt
+# configuration (harness.md, "How the base is fetched"); all but source print a path.
+#   tools/fetch-base.sh [source]      linux-source-5.10 unpacked into $KSRC (git, tag base-VERSION)
+#   tools/fetch-base.sh source-deb    the linux-source-5.10 .deb, not unpacked
+#   tools/fetch-base.sh config        the linux-config-5.10 .deb
+#   tools/fetch-base.sh busybox-arm64 Debian's arm64 busybox-static binary
+#   tools/fetch-base.sh mainline-7.3  linux-source-7.3's M73_FILES -> $BUILD/mainline-7.3
+# Environment: REPO BUILD KSRC BASE_VERSION; BASE_SHA256 (a version not in
+#   base.sha256); MIRROR SECURITY_MIRROR (default: the system's apt sources);
+#   LOCAL_TARBALL (a local .tar.xz or .deb instead of a download); MIN_FREE_MB
+#   (3000); BUSYBOX_ARM64_VERSION; M73_VERSION M73_FILES M73_DEB (a local .deb).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -303,10 +282,5 @@ mainline-7.3)
 	log "mainline 7.3 files ready in $m73_dir"
 	echo "$m73_dir"
 	;;
-mirrors)
-	apt_pick_mirrors "Give one: MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security"
-	echo "MIRROR=$MIRROR"
-	echo "SECURITY_MIRROR=$SECURITY_MIRROR"
-	;;
-*) die "usage: $0 [source|source-deb|config|busybox-arm64|mainline-7.3|mirrors]" ;;
+*) die "usage: $0 [source|source-deb|config|busybox-arm64|mainline-7.3]" ;;
 esac

@@ -1,8 +1,6 @@
 #!/bin/bash
-# Keep, from Kconfig fragments, only the lines about symbols that a kernel
-# tree defines. Used to build an older commit of the series (bisect) or the
-# base with the test fragments, whose later symbols do not exist there yet.
-#
+# Keep, of Kconfig fragments, only the lines about symbols TREE defines (an
+# older tree: the walk's commits, the base); written to OUT.
 #   tools/filter-fragments.sh TREE OUT FRAGMENT...
 set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 TREE OUT FRAGMENT..." >&2; exit 2; }

@@ -1,17 +1,8 @@
 #!/bin/bash
-# The test kernels' tree: the series (the kernel tree's HEAD, plus any
-# uncommitted change in it) with the harness-only scaffolding of
-# tools/testing/cpufreq-perf-test/harness-exports.patch on top, in a
-# detached worktree of the kernel tree ($BUILD/linux-harness). Prints its
-# path. NOT the series alone: the series plus five EXPORT_SYMBOL_GPL()s
-# that the out-of-tree test module (tools/build-test-module.sh) needs. The
-# kernels of configs/kernels whose tree is "harness" are built from it:
-# the x86 test kernel (the KUnit boot, every HWP-machine boot, make), the
-# arm64 and debug kernels. The scaffold is one commit
-# with a fixed identity and date, so the worktree's HEAD is the same for
-# the same series; an uncommitted change in the kernel tree is carried
-# over uncommitted.
-#
+# The test kernels' tree, NOT the series alone: the kernel tree's HEAD (and
+# its uncommitted changes) with tools/testing/cpufreq-perf-test/harness-exports.patch
+# committed on top (fixed identity and date), in a detached worktree. Prints its path.
+#   tools/harness-tree.sh
 # Environment: REPO BUILD KSRC; HARNESS_TREE (default $BUILD/linux-harness).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,25 +1,15 @@
 #!/bin/bash
-# Boot a kernel on the emulated HWP machine (2 CPUs, CPU 1 an efficiency
-# core) with intel_pstate=passive and schedutil, run suite 56's guest
-# (tests/hwp-machine/guest.sh) in its short mode (idle, a load on each CPU,
-# idle) and print what schedutil made intel_pstate write into HWP_REQUEST
-# (the host's record, tools/hwp_record.py summary). Every figure is
-# simulated.
-#
-#   tools/hwp-steer.sh NAME KERNEL [MSR_MODULE]
-#
-# NAME names the logs: $BUILD/logs/NAME-boot.log and NAME.record. KERNEL is
-# a bzImage/vmlinuz. MSR_MODULE: the kernel's msr.ko when its msr driver is
-# a module (Debian's config), loaded in the guest before the load starts.
-# Needs the patched QEMU (tools/build-qemu.sh; run first by the callers).
-# Environment: BOOT_ARGS (default: intel_pstate=passive
-# cpufreq.default_governor=schedutil), REPO BUILD KSRC.
-# Exit status: 0 when the guest ran on intel_cpufreq and, under load,
-# HWP_REQUEST of CPU 1 was written at least once, and every request in
-# effect through the load (the one its start found, and each one written
-# during it) carried a DESIRED, at least one above MIN (->adjust_perf in
-# use; the frequency path writes DESIRED = MIN), 1 when not, 2 on bad
-# usage or a missing input.
+# Boot KERNEL on the emulated HWP machine (2 CPUs, vCPU 1 an efficiency
+# core), run suite 56's guest in its short mode (idle, a load on each CPU,
+# idle) and print tools/hwp_record.py's summary of HWP_REQUEST (simulated).
+#   tools/hwp-steer.sh NAME KERNEL
+# NAME names $BUILD/logs/NAME-boot.log and NAME.record; KERNEL a bzImage with
+# the msr driver built in. Exit 0 when the guest ran on intel_cpufreq, CPU 1's
+# request was written under load and every request in effect through the
+# load carried a DESIRED, one above MIN (->adjust_perf; the frequency path
+# writes DESIRED = MIN); 1 when not; 2 on usage or a missing input.
+# Environment: REPO BUILD; BOOT_ARGS (default intel_pstate=passive
+#   cpufreq.default_governor=schedutil).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
@@ -27,12 +17,10 @@ BUILD=${BUILD:-$REPO/build}
 BOOT_ARGS=${BOOT_ARGS:-intel_pstate=passive cpufreq.default_governor=schedutil}
 
 die() { echo "hwp-steer: error: $*" >&2; exit 2; }
-[ $# -ge 2 ] && [ $# -le 3 ] || die "usage: $0 NAME KERNEL [MSR_MODULE]"
-name=$1 kernel=$2 msr=${3:-}
+[ $# -eq 2 ] || die "usage: $0 NAME KERNEL"
+name=$1 kernel=$2
 case $name in '' | */* | .*) die "NAME '$name' must be a plain file name" ;; esac
 [ -f "$kernel" ] || die "no kernel image $kernel"
-[ -z "$msr" ] || [ -f "$msr" ] || die "no module $msr"
-case $msr in '' | *.ko) ;; *) die "$msr: only an uncompressed .ko can be loaded by busybox insmod" ;; esac
 
 mkdir -p "$BUILD/logs" "$BUILD/state"
 hwpload=$BUILD/state/hwpload
@@ -46,7 +34,6 @@ hwp_hwpload "$BUILD/state" || die "$HWP_WHY"
 : >"$BUILD/state/hwp-guest-short"
 extra=("$hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh"
 	"$BUILD/state/hwp-guest-short:/etc/hwp-guest-short")
-[ -z "$msr" ] || extra+=("$msr:/msr.ko")
 "$here/mkinitramfs.sh" "$initrd" "$REPO/tests/hwp-machine/guest.sh" "${extra[@]}" >&2 ||
 	die "mkinitramfs failed"
 if ! "$here/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$rec" --hwp-opts hwp-highest=30:24 \

@@ -1,19 +1,11 @@
 #!/bin/bash
-# The kernels declared in configs/kernels, the one place that says how each
-# is configured.
-#
-#   tools/kernel.sh build NAME    configure and build NAME (tools/build-kernel.sh,
-#                                 with its environment: VMLINUX_ONLY,
-#                                 KMAKE_TARGETS, KMAKE_ARGS); prints what
-#                                 build-kernel.sh prints (the image, or the
-#                                 build directory)
-#   tools/kernel.sh get NAME FIELD
-#                                 one field: out arch cc tree tree-dir
-#   tools/kernel.sh names         the declared names
-#   tools/kernel.sh table         the Markdown table of
-#                                 Documentation/project/kernels.md
-#
-# Environment: REPO BUILD KSRC (as the Makefile passes them).
+# The kernels declared in configs/kernels, the one place that says how each is configured.
+#   tools/kernel.sh build NAME      configure and build NAME (tools/build-kernel.sh, with
+#                                   its environment); prints what build-kernel.sh prints
+#   tools/kernel.sh get NAME FIELD  one field: out arch cc tree fragments tree-dir
+#   tools/kernel.sh names           the declared names
+#   tools/kernel.sh table           the table of Documentation/project/kernels.md
+# Environment: REPO BUILD KSRC.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}

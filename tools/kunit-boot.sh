@@ -1,34 +1,15 @@
 #!/bin/bash
-# Boot a KUnit test kernel once under QEMU TCG and report the cases of the
-# named suites, parsed by the tree's own tools/testing/kunit/kunit.py.
-#
+# Boot a KUnit kernel once under QEMU TCG; report the named suites' cases
+# (the tree's kunit.py parses them) as one KTAP document, for ktap_sub.
 #   tools/kunit-boot.sh ARCH IMAGE SUITE...
-#
-# ARCH    x86_64 or arm64
-# IMAGE   the kernel (tools/test-kernel.sh's x86 kernel, or another kernel of
-#         configs/kernels built by tools/kernel.sh); its built-in suites run at boot, before init, and the
-#         suites of the modules in OUT/kunit-modules/*.ko (OUT: the image's
-#         build directory; tools/build-test-module.sh puts the harness-only
-#         test module there) run when /init loads them
-# SUITE   KUnit suites the caller owns
-#
-# The initramfs holds a static /init (tools/kunit-init.c) that reports the
-# online CPUs, loads every module of /kunit-modules (the image's
-# OUT/kunit-modules), prints tools/qemu-run.sh's end marker and powers off. The console log is cached
-# next to the image (kunit-console.log) with the hash of the image and the
-# initramfs, so callers that own different suites of the same kernel share
-# one boot.
-#
-# Output (stdout): one KTAP document (tools/lib/ktap.sh), for a caller to
-# nest with ktap_sub. Its plan is 3 + the number of SUITEs: "boot" (the
-# kernel reached the end of the tests), "cpus-online" (every CPU of the
-# machine, 2, came online), "console" (no crash or warning in the log),
-# then one result per SUITE with the suite's cases as a nested
-# document (the parent fails alone when the suite is missing or ran zero
-# cases). `INFO:` lines give the run time. Exit status: 0 if nothing
-# failed, 1 otherwise (2: usage).
-#
-# Environment: REPO BUILD KSRC; KUNIT_BOOT_TIMEOUT (seconds, default 900).
+# ARCH x86_64 or arm64. IMAGE a kernel of configs/kernels: its built-in suites
+# run at boot, those of OUT/kunit-modules/*.ko (OUT: IMAGE's build directory)
+# when /init (tools/kunit-init.c) loads them. SUITE: the caller's suites.
+# Plan 3 + SUITEs: boot, cpus-online (2), console (no crash or warning), then
+# per SUITE its cases nested (it fails when missing or with no case). The
+# console is cached next to IMAGE per CHECK_RUN_ID: callers share one boot.
+# Exit 0 if nothing failed, 1 otherwise, 2 on usage.
+# Environment: REPO BUILD KSRC CHECK_RUN_ID; KUNIT_BOOT_TIMEOUT (900 s).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,10 +1,9 @@
 #!/bin/bash
-# The main job behind `make`: one line per stage as it starts, then a summary.
-#   deps -> base -> series tree -> x86_64 test kernel -> its KUnit boot
-#   (tools/kunit-boot.sh, as suites 40 and 45) -> emulated HWP machine
-#   (patched QEMU) -> the same kernel on it, suite 56's guest in its short
-#   mode (tools/hwp-steer.sh) -> summary
-# Environment: see the Makefile (REPO BUILD KSRC BASE_VERSION BOOT_ARGS ...).
+# The main job behind `make`, one line per stage: deps, base, tree, the x86_64
+# test kernel, its KUnit boot (as suites 40 and 45), the HWP machine, the same
+# kernel on it (tools/hwp-steer.sh), a summary.
+#   tools/main.sh [--no-deps]
+# Environment: the Makefile's (REPO BUILD KSRC BASE_VERSION BOOT_ARGS ...).
 set -euo pipefail
 shopt -s inherit_errexit
 

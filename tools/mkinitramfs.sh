@@ -1,19 +1,12 @@
 #!/bin/bash
-# Build a gzip'd initramfs around Debian's busybox-static.
-#
+# A gzip'd initramfs around Debian's busybox-static, written without root by
+# the kernel's usr/gen_init_cpio (compiled once into $BUILD/tools).
 #   tools/mkinitramfs.sh OUT.cpio.gz SCRIPT [FILE:DEST ...]
-#
-# /init mounts proc, sysfs, devtmpfs and debugfs, installs the busybox
-# applets, runs SCRIPT (as /test.sh, with sh), then prints
-#   QEMU-TEST-RC=<exit code of SCRIPT>
-#   QEMU-TEST-END
-# and powers off (tools/qemu-run.sh waits for that marker). Extra files are
-# copied to DEST with their mode. No root needed: the archive is written by
-# the kernel's own usr/gen_init_cpio (compiled once into $BUILD/tools).
-#
-# Environment: BUSYBOX (default /bin/busybox; must be static, of the guest's
-# architecture; for arm64: BUSYBOX=$(tools/fetch-base.sh busybox-arm64)),
-# KSRC (kernel tree, for gen_init_cpio), BUILD.
+# /init mounts proc, sysfs, devtmpfs and debugfs, runs SCRIPT as /test.sh,
+# prints QEMU-TEST-RC=<its status> and QEMU-TEST-END (tools/qemu-run.sh
+# waits for it) and powers off. Each FILE is copied to DEST with its mode.
+# Environment: KSRC BUILD; BUSYBOX (default /bin/busybox; static, of the
+#   guest's arch: for arm64 BUSYBOX=$(tools/fetch-base.sh busybox-arm64)).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,30 +1,18 @@
 #!/bin/bash
-# Boot a kernel + initramfs under QEMU (TCG only) and wait for the end marker.
-#
+# Boot a kernel + initramfs under QEMU TCG (never KVM: guests hang with it
+# here) and wait for tools/mkinitramfs.sh's end marker.
 #   tools/qemu-run.sh --arch x86_64|arm64 --kernel IMG --initrd CPIO \
 #       [--append "ARGS"] [--timeout SECS] [--log FILE] [--smp N] [--mem SIZE] \
-#       [--hwp [--hwp-log FILE] [--hwp-opts PROP=VAL[,PROP=VAL...]]
-#       [--monitor-relay]]
-#
-# --hwp (x86_64 only) boots the emulated HWP machine instead of the stock
-# qemu-system-x86_64: the patched binary of tools/build-qemu.sh (built first
-# if missing or stale) with -cpu Skylake-Client,hwp=on. --hwp-log FILE adds
-# hwp-log=FILE (the host-side record of HWP_REQUEST writes and level
-# changes); --hwp-opts adds further CPU properties, e.g.
-# --hwp-opts hwp-highest=30:24 (vCPU 1 an efficiency core with highest 24).
-# --monitor-relay gives QEMU a QMP monitor on a unix socket and runs
-# tools/hwp-monitor.py beside it, which sends every "HWP-MONITOR: <QMP
-# command>" line the guest prints to it (platform events the guest cannot
-# cause itself, such as a change of the guaranteed level); the transcript
-# is LOG.monitor, and a refused command fails the run.
-# See Documentation/project/hwp-machine.md.
-#
-# The serial console goes to the log (default $BUILD/logs/qemu-<time>.log).
-# Exit status: 0 when the guest printed QEMU-TEST-END (see mkinitramfs.sh)
-# without a panic; 1 on panic, on timeout, or when the guest stopped without
-# the marker; 2 on usage errors. The guest script's own exit status is in the
-# log as QEMU-TEST-RC=N; callers check it and their own output.
-# KVM is never used: guests hang with it on these machines.
+#       [--hwp [--hwp-log FILE] [--hwp-opts PROP=VAL[,...]] [--monitor-relay]]
+# Defaults: --timeout 300 --smp 2 --mem 512M --log $BUILD/logs/qemu-<time>.log.
+# --hwp: the emulated HWP machine (tools/build-qemu.sh, built when stale) with
+# -cpu Skylake-Client,hwp=on; --hwp-log FILE: its record of HWP_REQUEST
+# writes; --hwp-opts: more CPU properties (hwp-highest=30:24); --monitor-relay:
+# tools/hwp-monitor.py sends each "HWP-MONITOR: <QMP command>" line of the
+# guest to QMP (transcript LOG.monitor; a refusal fails the run).
+# The guest script's status is in the log as QEMU-TEST-RC=N. Exit 0 at the
+# marker without a panic; 1 on panic, timeout or no marker; 2 on usage.
+# Environment: REPO BUILD.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,32 +1,10 @@
 #!/bin/bash
-# Do the fixes at the front of the series apply to the base on their own?
-#
-#   tools/series-alone.sh     one KTAP result per patch (default: 1 to 7)
-#
-# For each patch N: a temporary worktree of the kernel tree ($KSRC) at the
-# base tag, the patches that N needs applied first, then `git am -3` of N.
-# What a patch needs is declared in the cover letter, one line each,
-#
-#   Patch 4 needs patch 3
-#
-# and followed to the end (what the needed patch needs is applied too), in
-# series order.  A patch that needs nothing is applied alone.
-#
-# `git am -3` falls back to a three-way merge with the preimage blobs that the
-# patch names in its index lines.  This kernel tree has those blobs, since the
-# whole series is applied in it; a 5.10 maintainer's tree does not.  So each
-# patch must also pass `git apply --check` first: a patch that applies only by
-# that merge fails, with the reason.
-#
-# The worktree is removed on exit, whatever happens.  Nothing is written to
-# the branches of $KSRC (the worktree is detached).
-#
-# Environment:
-#   REPO KSRC                 repository and kernel tree (the Makefile's)
-#   PATCHES                   the series directory (default $REPO/patches)
-#   BASE_VERSION BASE_TAG     the base (default tag base-5.10.262-1)
-#   ALONE_PATCHES             the patch numbers to check (default "1 2 3 4 5 6 7")
-#   TMPDIR                    where the worktree goes (default /tmp)
+# Do the fixes at the front of the series apply to the base alone, each with
+# the patches the cover letter says it needs ("Patch 4 needs patch 3", followed
+# to the end)? One KTAP result per patch (harness.md, suite 01).
+#   tools/series-alone.sh
+# Environment: REPO KSRC PATCHES BASE_VERSION BASE_TAG; ALONE_PATCHES (default
+#   "1 2 3 4 5 6 7"); TMPDIR (the detached worktree, removed on exit).
 set -euo pipefail
 shopt -s inherit_errexit
 

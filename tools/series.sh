@@ -1,38 +1,15 @@
 #!/bin/bash
-# The series round trip between patches/ and a git branch in the kernel tree.
-#
-#   tools/series.sh tree          branch $SERIES_BRANCH = base tag + git am patches/*.patch
-#                                 (--keep-non-patch: a label such as "[RFC]" in a
-#                                 subject after "[PATCH n/m]" stays in the commit)
-#   tools/series.sh export [DIR]  git format-patch the branch into DIR (default patches/);
-#                                 with the default (the repository's patches/), also
-#                                 write the kernel files (below)
-#   tools/series.sh status        say whether the branch and patches/ agree
-#   tools/series.sh files-status  say whether the kernel files in the repository
-#                                 are the branch tip's
-#
-# Kernel files: every file the series changes or adds is also kept in the
-# repository at its kernel path (drivers/..., include/..., kernel/...,
-# arch/..., tools/testing/..., Documentation/admin-guide/..., MAINTAINERS),
-# as the branch tip has it, so that a reader can browse the series' end
-# state. They are written by `export` and listed in KERNEL-FILES; never edit
-# them by hand (edit the branch or patches/, then `make tree export`).
-#
-# Environment (the Makefile passes these):
-#   REPO BUILD KSRC BASE_VERSION  repository, build dir, kernel tree, base version
-#   PATCHES                       the series directory (default $REPO/patches)
-#   SERIES_AUTHOR                 "Name <email>", committer of the applied series
-#                                 and From: of the cover letter
-#   SERIES_BRANCH                 default: series
-#   SUBJECT_PREFIX                default: PATCH
-#   FORCE=1                       let `tree` discard unexported work on the branch
-#
-# Reproducibility: git runs without the user's global/system config, commits
-# get the fixed committer identity with --committer-date-is-author-date, the
-# cover letter's subject and text live in the branch description and its Date
-# is the last commit's author date (which a rebase in the tree keeps);
-# format-patch uses --zero-commit, --no-signature and a fixed --abbrev. So `tree` then `export` reproduces patches/ byte for
-# byte, as long as patches/ itself was written by `export`.
+# The round trip between patches/ and branch $SERIES_BRANCH of $KSRC (its
+# rules: harness.md, "Editing the series").
+#   tools/series.sh tree          branch = base tag + git am patches/*.patch
+#   tools/series.sh export [DIR]  format-patch the branch into DIR (default
+#                                 patches/, then also the kernel files)
+#   tools/series.sh status        do the branch and patches/ agree?
+#   tools/series.sh files-status  are the kernel files the branch tip's?
+# Environment: REPO BUILD KSRC BASE_VERSION BASE_TAG PATCHES; SERIES_AUTHOR
+#   ("Name <email>": committer, the cover letter's From:); SERIES_BRANCH
+#   (series); SUBJECT_PREFIX (PATCH); SERIES_STATE (stamp file); FORCE=1
+#   (`tree` may discard unexported work on the branch).
 set -euo pipefail
 shopt -s inherit_errexit
 

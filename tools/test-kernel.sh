@@ -1,13 +1,9 @@
 #!/bin/bash
-# Build (once per `make check` run) the one x86_64 gcc test kernel,
-# x86_64-test of configs/kernels (tools/kernel.sh): the KUnit boot
-# (suites 40 and 45) and every boot of the emulated HWP machine (suites
-# 54-59, the main job) run it. Its KUnit suites are modules, in
-# OUT/kunit-modules/ (tools/build-test-module.sh), which only the KUnit
-# boot (tools/kunit-boot.sh) loads: on the HWP machine the real
-# intel_pstate is the only cpufreq driver and no test code runs. Prints
-# the bzImage path. TOOLCHAIN=llvm (make LLVM=1 or CC=clang on the main
-# job) builds x86_64-test-llvm instead.
+# The x86_64 test kernel (x86_64-test of configs/kernels; x86_64-test-llvm
+# with TOOLCHAIN=llvm) and its test module, built once per CHECK_RUN_ID;
+# its first cold build records T_ref. Prints the bzImage path.
+#   tools/test-kernel.sh
+# Environment: REPO BUILD CHECK_RUN_ID JOBS TOOLCHAIN.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}

@@ -7,11 +7,6 @@
 # Guest-side observations are printed as KEY=value lines; the host asserts.
 c=/sys/devices/system/cpu
 n=0
-# a kernel whose msr driver is a module (Debian's, tools/deb-check.sh) gets
-# it from /msr.ko: hwpload reads and writes MSRs through /dev/cpu/N/msr
-if [ -f /msr.ko ] && [ ! -e /dev/cpu/0/msr ]; then
-	insmod /msr.ko || echo "GUEST-ERROR=msr.ko not loaded"
-fi
 phase() {
 	n=$((n + 1))
 	hwpload mark $n || echo "GUEST-ERROR=mark $n failed"

@@ -1,8 +1,8 @@
 # Guest script of tests/56-hwp-driver.sh, run by the initramfs's /init on the
 # emulated HWP machine (-smp 2; vCPU 1 an efficiency core with highest 24).
 # The phases and KEY=value lines: tests/hwp-machine/guest-lib.sh. With
-# /etc/hwp-guest-short in the initramfs (tools/hwp-steer.sh: the main job,
-# make deb-check) it stops after the first load and idle phases.
+# /etc/hwp-guest-short in the initramfs (tools/hwp-steer.sh: the main job)
+# it stops after the first load and idle phases.
 set -u
 . /lib/hwp-guest-lib.sh
 p1=$c/cpu1/cpufreq
