@@ -2,9 +2,11 @@
 # Suite 46: the same test module on the arm64 kernel kunit-arm64-llvm (clang,
 # ld.lld) under qemu-system-aarch64 -M virt TCG, where a cpufreq driver makes
 # utilization frequency-invariant: schedutil's perf path for real (its bounds
-# with RT, DEADLINE and uclamp), and the clang checks of
-# tools/lib/clang-kernel.sh. Environment: REPO BUILD KSRC. KTAP, plan
-# CLANG_KERNEL_RESULTS (4). Documentation/project/harness.md, kernels.md.
+# with RT, DEADLINE and uclamp). The kernel and the test module are built
+# with LLVM=1 LLVM_IAS=1 from tools/harness-tree.sh's tree (tools/kernel.sh);
+# checked: clang and ld.lld made it, no file the series touches has a warning,
+# and its KUnit suites pass (tools/kunit-boot.sh, nested). Environment: REPO
+# BUILD KSRC. KTAP, plan 4. Documentation/project/harness.md, kernels.md.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
@@ -13,8 +15,61 @@ KSRC=${KSRC:-$BUILD/linux}
 export REPO BUILD KSRC
 # shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
-# shellcheck source=tools/lib/clang-kernel.sh
-. "$REPO/tools/lib/clang-kernel.sh"
-ktap_plan "$CLANG_KERNEL_RESULTS"
-clang_kernel kunit-arm64-llvm "cpufreq-perf-test"
+base=base-${BASE_VERSION:-5.10.262-1}
+branch=${SERIES_BRANCH:-series}
+name=kunit-arm64-llvm
+ktap_plan 4
+# stop WHY: fail every result not yet reported, and end
+stop() { ktap_fail_rest "$1"; exit 0; }
+
+arch=$("$REPO/tools/kernel.sh" get $name arch)
+out=$BUILD/out/$("$REPO/tools/kernel.sh" get $name out)
+touched=$(git -C "$KSRC" diff --name-only "$base..$branch" -- '*.c' '*.h' | grep -v '^tools/')
+if [ -z "$touched" ]; then
+	ktap_fail "clang $arch: builds with LLVM=1 LLVM_IAS=1" "the series touches no .c or .h file ($base..$branch in $KSRC)?"
+	stop "no touched files"
+fi
+# the objects of the touched .c files are compiled in every run, so that
+# their warnings are in this run's build log (make leaves up-to-date
+# objects alone, and their warnings with them)
+for f in $touched; do
+	case $f in *.c) rm -f "$out/${f%.c}.o" ;; esac
+done
+# from the harness tree: the test module (configs/kunit-e2e.config) is
+# built against it and loaded by kunit-boot.sh's /init
+if ! img=$("$REPO/tools/kernel.sh" build $name 2>"$BUILD/clang-$name.err") ||
+	! TOOLCHAIN=llvm "$REPO/tools/build-test-module.sh" "$out" "$arch" >/dev/null 2>>"$BUILD/clang-$name.err"; then
+	tail -n 20 "$BUILD/clang-$name.err" | sed 's/^/  /'
+	ktap_fail "clang $arch: builds with LLVM=1 LLVM_IAS=1" "the test kernel or the test module does not build (log: $out/build.log)"
+	stop "the clang $arch kernel did not build"
+fi
+ktap_ok "clang $arch: builds with LLVM=1 LLVM_IAS=1"
+grep -h 'built .* in' "$BUILD/clang-$name.err" | sed 's/^build-kernel: /INFO: /'
+ver=$(llvm-readelf -p .comment "$out/vmlinux" 2>/dev/null | grep -o 'clang version [0-9.]*' | head -n 1)
+if grep -qx CONFIG_CC_IS_CLANG=y "$out/.config" && grep -qx CONFIG_LD_IS_LLD=y "$out/.config" &&
+	[ -n "$ver" ] && ! llvm-readelf -p .comment "$out/vmlinux" | grep -q 'GCC:'; then
+	ktap_ok "clang $arch: made by clang and linked by ld.lld" "$ver; CONFIG_CC_IS_CLANG, CONFIG_LD_IS_LLD"
+else
+	ktap_fail "clang $arch: made by clang and linked by ld.lld" \
+		"$out is not a clang/ld.lld build (.config: $(grep -E '^CONFIG_(CC|LD)_IS_' "$out/.config" | tr '\n' ' '); .comment: ${ver:-no clang})"
+fi
+# warnings of the whole build that name a file the series touches: the
+# compiler's (with the source path), objtool's and the linker's (with the
+# object, relative to the output directory), modpost's. The touched .c
+# objects were deleted before it, so those there now were compiled in this
+# run; none at all would make the check one of nothing.
+pats=$( { echo "$touched" | sed 's#^#/#'; echo "$touched" | sed -n 's#\.c$#.o#p'; } )
+w=$(grep -iE '(warning|error)' "$out/build.log" | grep -F "$pats" || true)
+objs=$(for f in $touched; do case $f in *.c) [ ! -f "$out/${f%.c}.o" ] || echo "${f%.c}.o" ;; esac; done)
+if [ -z "$objs" ]; then
+	ktap_fail "clang $arch: no warning in the files the series touches" "no object of a touched .c file was built in $out"
+elif [ -z "$w" ]; then
+	ktap_ok "clang $arch: no warning in the files the series touches" \
+		"compiled in this run: $(echo "$objs" | paste -sd' ' -); $(grep -c 'warning:' "$out/build.log") warnings elsewhere in this run's log"
+else
+	echo "$w" | head -n 10 | sed 's/^/  /'
+	ktap_fail "clang $arch: no warning in the files the series touches" "$(echo "$w" | wc -l) warnings in them"
+fi
+# the KUnit suites, booted: boot, console and each suite's cases
+ktap_sub "clang $arch kunit" "$REPO/tools/kunit-boot.sh" "$arch" "$img" cpufreq-perf-test
 exit 0

@@ -34,35 +34,16 @@ orig=qemu_${upstream}.orig.tar.xz
 debtar=qemu_${uver}.debian.tar.xz
 files=("$dsc" "$orig" "$debtar")
 
-pinned() { awk -v f="$1" '$1 !~ /^#/ && $2 == f { print $1 }' "$PIN"; }
-
-need_pin() {
-	local sum
-	sum=$(pinned "$1")
-	[ -n "$sum" ] || die "no pinned sha256 for $1 in qemu.sha256.
-  To use another version: add the lines '<sha256>  <file>' for its .dsc, .orig
+# ---- pins and the private apt configuration under $BUILD/apt-qemu (tools/lib/apt.sh)
+PIN_HINT="To use another version: add the lines '<sha256>  <file>' for its .dsc, .orig
   and .debian tarballs to qemu.sha256 (check them against Debian's published
   .dsc first), then QEMU_VERSION=<version> tools/build-qemu.sh"
-	echo "$sum"
-}
-
-# ---- mirrors and the private apt configuration under $BUILD/apt-qemu -----
-# (tools/lib/apt.sh: apt_pick_mirrors, apt_private_config, verify)
-apt_setup() {
-	apt_pick_mirrors "Give one: MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security tools/build-qemu.sh"
-	mkdir -p "$APTDIR"
-	{
-		for s in $SUITES; do echo "deb-src $MIRROR $s main"; done
-		for s in $SEC_SUITES; do echo "deb-src $SECURITY_MIRROR $s main"; done
-	} >"$APTDIR/sources.list.tmp"
-	mv "$APTDIR/sources.list.tmp" "$APTDIR/sources.list"
-	apt_private_config "$APTDIR" amd64
-}
-
-apt_update() {
-	apt_setup
-	log "apt-get update (private config, deb-src on $MIRROR and $SECURITY_MIRROR)"
-	apt_private_update "$APTDIR" "Check the network, or choose a mirror: MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security"
+APT_ARCH=amd64
+APT_HOW="MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security tools/build-qemu.sh"
+apt_sources() {
+	local s
+	for s in $SUITES; do echo "deb-src $MIRROR $s main"; done
+	for s in $SEC_SUITES; do echo "deb-src $SECURITY_MIRROR $s main"; done
 }
 
 have_source() {

@@ -35,48 +35,19 @@ cfg_deb=linux-config-5.10_${BASE_VERSION}_amd64.deb
 tarball=linux-source-5.10_${BASE_VERSION}.tar.xz
 tag=base-$BASE_VERSION
 
-# pinned NAME -> sha256 from base.sha256 (or BASE_SHA256 for the source .deb)
-pinned() {
-	local sum
-	sum=$(awk -v f="$1" '$1 !~ /^#/ && $2 == f { print $1 }' "$REPO/base.sha256")
-	if [ -z "$sum" ] && [ "$1" = "$src_deb" ] && [ -n "${BASE_SHA256:-}" ]; then
-		sum=$BASE_SHA256
-	fi
-	echo "$sum"
-}
-
-need_pin() {
-	local sum
-	sum=$(pinned "$1")
-	[ -n "$sum" ] || die "no pinned sha256 for $1 in base.sha256.
-  To use another version: make BASE_VERSION=<version> BASE_SHA256=<sha256 of $1>
+# ---- pins and the private apt configuration under $BUILD/apt (tools/lib/apt.sh)
+PIN=$REPO/base.sha256
+PIN_NAME=$src_deb
+PIN_SUM=${BASE_SHA256:-}
+PIN_HINT="To use another version: make BASE_VERSION=<version> BASE_SHA256=<sha256 of its source .deb>
   (check the checksum against Debian's published Packages/changelog first),
-  or add the line '<sha256>  $1' to base.sha256."
-	echo "$sum"
-}
-
-# ---- mirrors and the private apt configuration under $BUILD/apt ----------
+  or add the line '<sha256>  <file>' to base.sha256."
+APT_HOW="make MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security
+  or use a local copy: make LOCAL_TARBALL=/path/to/linux-source-5.10.tar.xz (or the .deb)"
 # The suites; mainline-7.3 replaces this with trixie-backports.
 apt_sources() {
 	echo "deb $MIRROR bullseye main"
 	echo "deb $SECURITY_MIRROR bullseye-security main"
-}
-
-# (tools/lib/apt.sh: apt_pick_mirrors, apt_private_config, verify)
-apt_setup() {
-	apt_pick_mirrors "Give one: make MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security
-  or use a local copy: make LOCAL_TARBALL=/path/to/linux-source-5.10.tar.xz"
-	mkdir -p "$APTDIR"
-	apt_sources >"$APTDIR/sources.list.tmp"
-	mv "$APTDIR/sources.list.tmp" "$APTDIR/sources.list"
-	apt_private_config "$APTDIR" "$APT_ARCH"
-}
-
-apt_update() {
-	apt_setup
-	log "apt-get update (private config, mirrors $MIRROR and $SECURITY_MIRROR)"
-	apt_private_update "$APTDIR" "Check the network, or choose a mirror: make MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security
-  or use a local copy: make LOCAL_TARBALL=/path/to/linux-source-5.10.tar.xz (or the .deb)"
 }
 
 # download PKG VERSION FILENAME -> $DL/FILENAME, verified

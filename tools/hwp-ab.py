@@ -11,16 +11,12 @@ Workloads (DESIGN.md section 6):
   pingpong                         two threads passing a byte over pipes;
                                     perf = round trips per second
 
-Energy: package energy (RAPL) through perf's power/energy-pkg/ event, or
-turbostat, or /sys/class/powercap/intel-rapl (--meter).
+Energy: package energy (RAPL) through perf's power/energy-pkg/ event.
 
 Usage:
-  hwp-ab.py run     [-r DIR] [-g GOV] [-l LABEL] [options]
+  hwp-ab.py run     [-r DIR] [-l LABEL] [options]
         one run on the running kernel: one CSV file per run in DIR/runs,
         named after uname -r, the cpufreq driver, the governor and LABEL
-  hwp-ab.py ab      -g GOV_A,GOV_B [-r DIR] [options]
-        a run with each governor (switched on every policy, restored after),
-        then the comparison of the two
   hwp-ab.py compare [-r DIR] [--base TEXT] [--csv FILE] [RUNFILE...]
         table of every run in DIR (or the given run files), first config (or
         the one matching --base) as the baseline; writes DIR/summary.csv
@@ -35,12 +31,13 @@ Usage:
         run file in DIR/runs, for 'compare'
 
 Across kernels: boot kernel A, 'run -l A'; boot kernel B, 'run -l B'; then
-'compare'.  Keep DIR: it also holds the work calibration (the amount of
+'compare'.  Across governors: set one in sysfs, 'run', set the other,
+'run', 'compare'.  Keep DIR: it also holds the work calibration (the amount of
 work per packet is measured once and kept fixed for every later run) and
 the compiled helpers.
 
---dry-run: tiny workloads, no energy meter, no governor switching (the
-governor names only label the runs); checks that the tool works anywhere.
+--dry-run: tiny workloads, no energy meter; checks that the tool works
+anywhere.
 """
 
 import argparse
@@ -50,7 +47,6 @@ import os
 import platform
 import re
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -69,7 +65,6 @@ SUMMARY_FIELDS = ["workload", "config", "runs", "seconds", "energy_j",
                   "energy_vs_base_pct", "perf_vs_base_pct"]
 CPUFREQ = "/sys/devices/system/cpu/cpufreq"
 RAPL_EVENT = "/sys/bus/event_source/devices/power/events/energy-pkg"
-POWERCAP = "/sys/class/powercap"
 
 
 class Fatal(Exception):
@@ -154,84 +149,20 @@ class PerfMeter:
         raise Fatal("no power/energy-pkg/ count in perf's output:\n" + text)
 
 
-class TurbostatMeter:
-    name = "turbostat"
-
-    def run(self, cmd):
-        with tempfile.NamedTemporaryFile("r", suffix=".ts") as out:
-            full = ["turbostat", "--quiet", "--Summary", "--Joules",
-                    "--show", "Pkg_J", "--out", out.name, "--"] + cmd
-            r = subprocess.run(full, capture_output=True, text=True)
-            if r.returncode:
-                raise Fatal("turbostat failed: %s" % r.stderr.strip())
-            lines = [ln.split() for ln in out.read().splitlines() if ln.strip()]
-        for i, cols in enumerate(lines):
-            if "Pkg_J" in cols and i + 1 < len(lines):
-                try:
-                    return r.stdout, float(lines[i + 1][cols.index("Pkg_J")])
-                except (ValueError, IndexError):
-                    break
-        raise Fatal("no Pkg_J column in turbostat's output")
-
-
-class PowercapMeter:
-    name = "powercap"
-
-    def __init__(self, zones):
-        self.zones = zones
-
-    def _read(self):
-        return [int(read(os.path.join(z, "energy_uj"), "0")) for z in self.zones]
-
-    def run(self, cmd):
-        before = self._read()
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        after = self._read()
-        if r.returncode:
-            raise Fatal("%s failed: %s" % (" ".join(cmd), r.stderr.strip()))
-        total = 0
-        for z, b, a in zip(self.zones, before, after):
-            if a < b:
-                a += int(read(os.path.join(z, "max_energy_range_uj"), "0"))
-            total += a - b
-        return r.stdout, total / 1e6
-
-
-def powercap_zones():
-    zones = []
-    for z in sorted(glob.glob(os.path.join(POWERCAP, "intel-rapl:*"))):
-        if re.fullmatch(r"intel-rapl:\d+", os.path.basename(z)) and \
-           read(os.path.join(z, "energy_uj")) is not None:
-            zones.append(z)
-    return zones
-
-
-def pick_meter(choice):
-    have_rapl_pmu = os.path.exists(RAPL_EVENT)
-    have_perf = shutil.which("perf") is not None
-    have_ts = shutil.which("turbostat") is not None
-    zones = powercap_zones()
-    if choice in ("perf", "auto") and have_perf and have_rapl_pmu:
-        return PerfMeter()
-    if choice in ("turbostat", "auto") and have_ts and have_rapl_pmu:
-        return TurbostatMeter()
-    if choice in ("powercap", "auto") and zones:
-        return PowercapMeter(zones)
+def pick_meter():
     why = []
-    if not have_rapl_pmu:
+    if not os.path.exists(RAPL_EVENT):
         why.append("no RAPL energy-pkg event (%s missing: not an Intel/AMD CPU "
                    "with RAPL, or a VM)" % RAPL_EVENT)
-    if choice in ("perf", "auto") and not have_perf:
+    if shutil.which("perf") is None:
         why.append("perf not installed (apt install linux-perf)")
-    if choice in ("turbostat", "auto") and not have_ts:
-        why.append("turbostat not installed (apt install linux-cpupower)")
-    if choice in ("powercap", "auto") and not zones:
-        why.append("no readable %s/intel-rapl:N zone" % POWERCAP)
-    raise Fatal("cannot measure package energy: %s; --dry-run runs without energy"
-                % "; ".join(why))
+    if why:
+        raise Fatal("cannot measure package energy: %s; --dry-run runs without energy"
+                    % "; ".join(why))
+    return PerfMeter()
 
 
-# ------------------------------------------------------------- governors
+# --------------------------------------------------------------- cpufreq
 
 def policies():
     return sorted(glob.glob(os.path.join(CPUFREQ, "policy*")))
@@ -248,44 +179,6 @@ def current_driver():
 def current_governor():
     govs = sorted({read(os.path.join(p, "scaling_governor"), "?") for p in policies()})
     return "+".join(govs) if govs else "none"
-
-
-class GovernorSwitch:
-    """Set a governor on every policy; put the old ones back on exit."""
-
-    def __init__(self, gov):
-        self.gov = gov
-        self.saved = {}
-
-    def __enter__(self):
-        pols = policies()
-        if not pols:
-            raise Fatal("no cpufreq policy: cannot select governor %s" % self.gov)
-        for p in pols:
-            avail = read(os.path.join(p, "scaling_available_governors"), "").split()
-            if avail and self.gov not in avail:
-                raise Fatal("%s: governor %s not available (have: %s)"
-                            % (os.path.basename(p), self.gov, " ".join(avail)))
-        for p in pols:
-            path = os.path.join(p, "scaling_governor")
-            self.saved[path] = read(path)
-            try:
-                with open(path, "w") as f:
-                    f.write(self.gov)
-            except OSError as e:
-                self.__exit__(None, None, None)
-                raise Fatal("cannot set %s to %s: %s (run as root)"
-                            % (path, self.gov, e.strerror))
-        return self
-
-    def __exit__(self, *exc):
-        for path, old in self.saved.items():
-            try:
-                with open(path, "w") as f:
-                    f.write(old)
-            except OSError as e:
-                log("could not restore %s to %s: %s" % (path, old, e.strerror))
-        self.saved = {}
 
 
 # ------------------------------------------------------------------- runs
@@ -328,19 +221,6 @@ def workload_cmd(name, bins, ips, a):
     return ([bins["pingpong"], str(a.roundtrips)],) + perf_key(name)
 
 
-def give_back(rdir):
-    """Under sudo, hand the results directory to the user who ran sudo."""
-    uid, gid = os.environ.get("SUDO_UID"), os.environ.get("SUDO_GID")
-    if os.geteuid() != 0 or not uid or not gid:
-        return
-    for top, dirs, files in os.walk(rdir):
-        for n in [top] + [os.path.join(top, x) for x in dirs + files]:
-            try:
-                os.chown(n, int(uid), int(gid))
-            except OSError:
-                pass
-
-
 def safe(s):
     return re.sub(r"[^A-Za-z0-9.+-]+", "-", s).strip("-") or "x"
 
@@ -368,7 +248,6 @@ def write_run(rdir, name, rows):
         wr.writeheader()
         wr.writerows(rows)
     os.replace(path + ".tmp", path)
-    give_back(rdir)
     log("wrote %s" % path)
     return path
 
@@ -411,15 +290,15 @@ def import_console(a):
         head.get("kernel", "?"), head.get("driver", "?"), head.get("governor", "?"), a.label) if x), rows)
 
 
-def do_run(a, gov_label=None):
+def do_run(a):
     rdir = a.results
     os.makedirs(os.path.join(rdir, "runs"), exist_ok=True)
-    meter = NoMeter() if a.dry_run else pick_meter(a.meter)
+    meter = NoMeter() if a.dry_run else pick_meter()
     bins = build_helpers(os.path.join(rdir, "bin"))
     ips = calibrate(rdir, bins, a.dry_run)
     kernel = platform.release()
     driver = current_driver()
-    governor = gov_label or current_governor()
+    governor = current_governor()
     label = a.label or ""
     stamp = time.strftime("%Y%m%dT%H%M%S")
     name = "_".join(safe(x) for x in (kernel, driver, governor, label, stamp) if x)
@@ -526,7 +405,6 @@ def compare(files, base, csv_out):
                              ("%.4f" % s[k] if isinstance(s[k], float) else s[k]))
                          for k in SUMMARY_FIELDS})
     os.replace(csv_out + ".tmp", csv_out)
-    give_back(os.path.dirname(os.path.abspath(csv_out)))
     log("wrote %s" % csv_out)
 
 
@@ -560,14 +438,9 @@ def main(argv):
                               % ",".join(WORKLOADS))
     runopts.add_argument("--settle", type=float, default=2.0,
                          help="idle seconds before each workload (default 2)")
-    runopts.add_argument("--meter", default="auto",
-                         choices=["auto", "perf", "turbostat", "powercap"])
     runopts.add_argument("--dry-run", action="store_true",
-                         help="tiny workloads, no energy, no governor switching")
-    pr = sub.add_parser("run", parents=[common, runopts], help="one run")
-    pr.add_argument("-g", "--governor", help="governor for this run (default: as is)")
-    pa = sub.add_parser("ab", parents=[common, runopts], help="two governors")
-    pa.add_argument("-g", "--governors", required=True, help="GOV_A,GOV_B")
+                         help="tiny workloads, no energy")
+    sub.add_parser("run", parents=[common, runopts], help="one run")
     pp = sub.add_parser("plan", parents=[runopts], help="commands of a run, for a machine without Python")
     pp.add_argument("--ips", type=float, required=True,
                     help="that machine's calibration: 'periodic -c' iterations per second")
@@ -580,18 +453,13 @@ def main(argv):
     pc.add_argument("files", nargs="*", help="run files (default: RESULTS/runs/*.csv)")
     a = p.parse_args(argv)
 
-    if a.cmd in ("run", "ab", "plan"):
+    if a.cmd in ("run", "plan"):
         a.workloads = [w for w in a.only.split(",") if w] or WORKLOADS
         bad = [w for w in a.workloads if w not in WORKLOADS]
         if bad:
             raise Fatal("unknown workload %s (have: %s)" % (",".join(bad), ",".join(WORKLOADS)))
         if a.dry_run:
             a.duration, a.processes, a.roundtrips, a.repeat = 0.1, 10, 1000, 1
-
-    def on_term(sig, frame):
-        raise KeyboardInterrupt
-    signal.signal(signal.SIGTERM, on_term)
-    signal.signal(signal.SIGHUP, on_term)
 
     if a.cmd == "plan":
         if a.ips <= 0:
@@ -600,26 +468,7 @@ def main(argv):
     elif a.cmd == "import":
         import_console(a)
     elif a.cmd == "run":
-        if a.governor and not a.dry_run:
-            with GovernorSwitch(a.governor):
-                do_run(a)
-        else:
-            do_run(a, a.governor)
-    elif a.cmd == "ab":
-        govs = [g for g in a.governors.split(",") if g]
-        if len(govs) != 2:
-            raise Fatal("-g wants two governors, e.g. -g schedutil,performance")
-        if not a.dry_run:
-            pick_meter(a.meter)         # fail before changing anything
-        files = []
-        for g in govs:
-            if a.dry_run:
-                log("dry run: governor %s is only a label, nothing is switched" % g)
-                files.append(do_run(a, g))
-            else:
-                with GovernorSwitch(g):
-                    files.append(do_run(a))
-        compare(files, None, os.path.join(a.results, "summary.csv"))
+        do_run(a)
     else:
         files = a.files or sorted(glob.glob(os.path.join(a.results, "runs", "*.csv")),
                                   key=os.path.getmtime)
@@ -634,5 +483,5 @@ if __name__ == "__main__":
         log(str(e))
         sys.exit(2)
     except KeyboardInterrupt:
-        log("interrupted; governors put back as they were")
+        log("interrupted")
         sys.exit(130)

@@ -16,9 +16,6 @@ STWAIT=${STWAIT:-600}
 STTIMEOUT=$(sed -n 's/.*robust\.sttimeout=\([0-9]*\).*/\1/p' /proc/cmdline)
 STTIMEOUT=${STTIMEOUT:-900}
 failures=0
-# robust.only=a,b,... runs only those parts (for debugging; make check runs all)
-ONLY=$(sed -n 's/.*robust\.only=\([a-z0-9,]*\).*/\1/p' /proc/cmdline | tr , ' ')
-want() { [ -z "$ONLY" ] && return 0; case " $ONLY " in *" $1 "*) return 0 ;; esac; echo "R-INFO: $1: not run (robust.only)"; return 1; }
 
 pass() { echo "R-PASS: $1"; }
 fail() { echo "R-FAIL: $1: $2"; failures=$((failures + 1)); }
@@ -153,7 +150,7 @@ for p in $(policies); do echo "R-INFO: $(basename $p): cpuinfo $(pmin $p)-$(pmax
 splat_check setup
 
 # ---- scenario: rapid governor switching under load ------------------------
-if want governors; then
+{
 	scenario_start governors
 	# 20 rounds: 100 switches per policy, 40 starts of schedutil
 	N=$((20 * SCALE))
@@ -172,10 +169,10 @@ if want governors; then
 	stop_load
 	check "governors.switch_x$((N * 5))" "$bad writes failed or did not read back" [ $bad -eq 0 ]
 	scenario_end governors
-fi
+}
 
 # ---- scenario: CPU hotplug loop under load ----------------------------------
-if want hotplug; then
+{
 	scenario_start hotplug
 	N=$((20 * SCALE))
 	start_load
@@ -194,10 +191,10 @@ if want hotplug; then
 	check "hotplug.offline_online_x$N" "$bad hotplug steps failed" [ $bad -eq 0 ]
 	schedutil_everywhere hotplug.after
 	scenario_end hotplug
-fi
+}
 
 # ---- scenario: min/max writes racing with updates, max below min ------------
-if want limits; then
+{
 	scenario_start limits
 	# 40 rounds: each of the 4 patterns 10 times per policy
 	N=$((40 * SCALE))
@@ -230,7 +227,7 @@ if want limits; then
 	stop_load
 	check "limits.race_x$N" "$bad read-backs had min > max or out of cpuinfo range" [ $bad -eq 0 ]
 	scenario_end limits
-fi
+}
 
 # ---- scenario: operation modes switched under load ----------------------------
 # intel_pstate/status: passive -> active -> passive. Each switch
@@ -238,7 +235,7 @@ fi
 # driver re-registration under load. After every switch the driver, the
 # policies and (in passive mode) schedutil must be back. "off" is refused
 # with HWP (it cannot be disabled once enabled) and must change nothing.
-if want modes; then
+{
 	scenario_start modes
 	# 6 rounds: 6 unregistrations and registrations of intel_cpufreq
 	N=$((6 * SCALE))
@@ -265,13 +262,13 @@ if want modes; then
 		both_eq "$rc:$(rd $IP/status)" "1:passive" "$(policies | wc -l)" "$ncpu"
 	schedutil_everywhere modes.after
 	scenario_end modes
-fi
+}
 
 # ---- the upstream cpufreq selftests (tools/testing/selftests/cpufreq) -------
 # Run with bash (copied into the initramfs); each test must exit 0, print no
 # failure, and leave no splat. ROBUST_SELFTESTS on the kernel command line
 # (robust.selftests=basic,sptest1,...) picks which ones run.
-if want selftests; then
+{
 	t_s=$(date +%s)
 	SELFTESTS=$(sed -n 's/.*robust\.selftests=\([a-z0-9,]*\).*/\1/p' /proc/cmdline | tr , ' ')
 	if [ -x /bin/bash ] && [ -f /selftests/cpufreq/main.sh ] && [ -n "$SELFTESTS" ]; then
@@ -345,10 +342,10 @@ if want selftests; then
 		echo "R-SKIP: selftest: none requested (robust.selftests)"
 	fi
 	echo "R-INFO: selftests took $(($(date +%s) - t_s))s"
-fi
+}
 
 # ---- bad input to every writable attribute ------------------------------------
-if want badinput; then
+{
 	scenario_start badinput
 	long=$(head -c 5000 /dev/zero | tr '\0' '7')
 	junk=$(head -c 300 /dev/zero | tr '\0' 'x')
@@ -538,7 +535,7 @@ if want badinput; then
 	[ $failures -eq $fails_before ] && pass "badinput.all_${n_inputs}_writes"
 	echo "R-INFO: bad input: $n_inputs writes to $n_attrs attributes"
 	scenario_end badinput
-fi
+}
 
 # ---- scenario: suspend to idle -----------------------------------------------
 # Last, because a guest that never wakes up again can only be caught by the
@@ -548,9 +545,8 @@ fi
 # noirq stages (cpufreq_suspend() stops the governors and calls the
 # drivers' ->suspend()), then a timer (pm_test_delay) wakes the system up
 # instead of the idle loop.  The idle loop itself needs a wake-up interrupt,
-# and the rtc-cmos alarm does not wake the QEMU pc guest from it;
-# robust.freeze=1 tries it anyway.
-if want freeze; then
+# and the rtc-cmos alarm does not wake the QEMU pc guest from it.
+{
 	scenario_start freeze
 	N=$((3 * SCALE))
 	# configs/robustness.config sets CONFIG_SUSPEND and CONFIG_PM_DEBUG:
@@ -558,10 +554,6 @@ if want freeze; then
 	if ! [ -w /sys/power/state ] || ! grep -qw freeze /sys/power/state; then
 		fail freeze.cycle "no freeze in /sys/power/state (configs/robustness.config sets CONFIG_SUSPEND)"
 		N=0
-	elif grep -q 'robust\.freeze=1' /proc/cmdline; then
-		N=1
-		wr /sys/class/rtc/rtc0/wakealarm 0
-		wr /sys/class/rtc/rtc0/wakealarm +3
 	elif [ -w /sys/power/pm_test ]; then
 		wr /sys/power/pm_test platform
 	else
@@ -591,7 +583,7 @@ if want freeze; then
 		check "freeze.cycle_x$N" "$bad failed writes or governors not schedutil after resume" [ $bad -eq 0 ]
 	fi
 	scenario_end freeze
-fi
+}
 
 mark end
 splat_check teardown

@@ -7,8 +7,7 @@ The host's view of tests/robustness/guest.sh, whose console lines
 "R-PASS: NAME", "R-FAIL: NAME: WHY", "R-SKIP: NAME: WHY" keep their own
 protocol. The plan is the list of SCENARIOs the host asked for (setup,
 governors, ..., selftest.basic, ..., freeze, teardown), known before the
-guest runs; a SCENARIO written "-NAME" was left out on purpose
-(robust.only) and is a skip. Each scenario is one result with the guest's
+guest runs. Each scenario is one result with the guest's
 lines named NAME or NAME.* as its nested document; a scenario with no line
 on the console failed to report and fails. A last result, "guest", holds
 the lines of no scenario, the guest's end (R-DONE) and its own count of
@@ -67,9 +66,6 @@ def guest(console, scenarios):
     t = ktap.Ktap(len(scenarios) + 1)
     used = set()
     for sc in scenarios:
-        if sc.startswith("-"):
-            t.skip(sc[1:], "not run (robust.only)")
-            continue
         mine = [(i, r) for i, r in enumerate(lines) if r[1] == sc or r[1].startswith(sc + ".")]
         used.update(i for i, _ in mine)
         if not mine:

@@ -2,8 +2,10 @@
 # Sourced by tools/fetch-base.sh and tools/build-qemu.sh: Debian mirrors from
 # the system's apt configuration, a private apt configuration in a directory
 # of ours (the system's apt sources are never edited), and checksum checks
-# against a pin file. The caller defines die MESSAGE, log MESSAGE and
-# need_pin NAME (prints the pinned sha256 of NAME, or dies saying how to pin).
+# against a pin file. The caller defines die MESSAGE and log MESSAGE; PIN
+# (the pin file) and PIN_HINT (how to pin another version); for apt_update
+# also APTDIR, APT_ARCH, APT_HOW (how to give other mirrors) and apt_sources
+# (prints the sources.list lines, on $MIRROR and $SECURITY_MIRROR).
 
 # The URIs of the system's deb and deb-src lines, one-line and deb822 formats.
 apt_system_uris() {
@@ -39,39 +41,56 @@ apt_pick_mirrors() {
   $1"
 }
 
-# apt_private_config DIR ARCH: apt.conf in DIR for the sources.list the
-# caller wrote there (lists and cache in DIR too), exported as APT_CONFIG.
-apt_private_config() {
-	local dir=$1 arch=$2
-	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
-	cat >"$dir/apt.conf.tmp" <<EOS
-Dir::Etc::SourceList "$dir/sources.list";
+# apt_update: the mirrors, a private configuration in APTDIR for the lines
+# apt_sources prints (lists and cache in APTDIR too, exported as
+# APT_CONFIG), then apt-get update; on failure show its log and die.
+apt_update() {
+	apt_pick_mirrors "Give one: $APT_HOW"
+	mkdir -p "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial"
+	apt_sources >"$APTDIR/sources.list.tmp"
+	mv "$APTDIR/sources.list.tmp" "$APTDIR/sources.list"
+	cat >"$APTDIR/apt.conf.tmp" <<EOS
+Dir::Etc::SourceList "$APTDIR/sources.list";
 Dir::Etc::SourceParts "/nonexistent";
-Dir::State::Lists "$dir/lists";
-Dir::Cache "$dir/cache";
-Dir::Cache::archives "$dir/cache/archives";
+Dir::State::Lists "$APTDIR/lists";
+Dir::Cache "$APTDIR/cache";
+Dir::Cache::archives "$APTDIR/cache/archives";
 Dir::Cache::pkgcache "";
 Dir::Cache::srcpkgcache "";
 Dir::State::status "/dev/null";
-APT::Architecture "$arch";
+APT::Architecture "$APT_ARCH";
 APT::Sandbox::User "root";
 Acquire::Languages "none";
 Acquire::Retries "2";
 Acquire::http::Timeout "30";
 EOS
-	mv "$dir/apt.conf.tmp" "$dir/apt.conf"
-	export APT_CONFIG=$dir/apt.conf
+	mv "$APTDIR/apt.conf.tmp" "$APTDIR/apt.conf"
+	export APT_CONFIG=$APTDIR/apt.conf
+	log "apt-get update (private config in $APTDIR, mirrors $MIRROR and $SECURITY_MIRROR)"
+	if ! apt-get -q update >"$APTDIR/update.log" 2>&1 ||
+		grep -qE '^(E|W): (Failed to fetch|Some index files failed)' "$APTDIR/update.log"; then
+		sed 's/^/  /' "$APTDIR/update.log" >&2
+		die "cannot reach the Debian mirror ($MIRROR / $SECURITY_MIRROR).
+  Check the network, or choose a mirror: $APT_HOW"
+	fi
 }
 
-# apt_private_update DIR HINT: apt-get update with DIR's configuration; on
-# failure show the log and die with HINT (what to try).
-apt_private_update() {
-	if ! apt-get -q update >"$1/update.log" 2>&1 ||
-		grep -qE '^(E|W): (Failed to fetch|Some index files failed)' "$1/update.log"; then
-		sed 's/^/  /' "$1/update.log" >&2
-		die "cannot reach the Debian mirror ($MIRROR / $SECURITY_MIRROR).
-  $2"
-	fi
+# pinned NAME: the sha256 of NAME in PIN; else, for the file named
+# PIN_NAME, PIN_SUM (a checksum given in the environment)
+pinned() {
+	local sum
+	sum=$(awk -v f="$1" '$1 !~ /^#/ && $2 == f { print $1 }' "$PIN")
+	[ -n "$sum" ] || [ "$1" != "${PIN_NAME:-}" ] || sum=${PIN_SUM:-}
+	echo "$sum"
+}
+
+# need_pin NAME: prints the pinned sha256 of NAME, or dies saying how to pin
+need_pin() {
+	local sum
+	sum=$(pinned "$1")
+	[ -n "$sum" ] || die "no pinned sha256 for $1 in $(basename "$PIN").
+  $PIN_HINT"
+	echo "$sum"
 }
 
 # verify FILE NAME: non-zero (with a message) when FILE's sha256 is not the
