@@ -75,12 +75,13 @@ extra=("$REPO/tests/robustness/sudo:/usr/bin/sudo")
 # the test module, which must refuse to load there (guest.sh, setup)
 extra+=("$ko:/kunit-modules/cpufreq-perf-test.ko")
 extra+=("$kout/kunit-modules/intel_pstate_perf_test.ko:/kunit-modules/intel_pstate_perf_test.ko")
-# hwpload: the scenario markers in the machine's record
+# hwpload: the scenario markers in the machine's record; guest-lib.sh: the
+# waits on the CPUs' HWP_REQUEST
 if ! hwp_hwpload "$out"; then
 	ktap_fail initramfs "$HWP_WHY"
 	stop "no initramfs"
 fi
-extra+=("$out/hwpload:/bin/hwpload")
+extra+=("$out/hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh")
 # sptest2, sptest3 and sptest4 at their full size take far longer under TCG
 # with KASAN and lockdep than CI allows (Documentation/project/robustness.md):
 # run them with fewer iterations, unless SPTEST_FULL=1.  Only the loop

@@ -19,6 +19,8 @@ energy() { v=$(hwpload rdmsr 0 0x611) && echo $((v & 0xffffffff)); }
 c=/sys/devices/system/cpu/cpu0/cpufreq
 echo "AB-RUN kernel=$(uname -r) driver=$(cat $c/scaling_driver 2>/dev/null || echo none) governor=$(cat $c/scaling_governor 2>/dev/null || echo none)"
 while read -r rep w cmd; do
+	# a fixed settle, as hwp-ab.py --settle: no one state to wait for, as an
+	# idle CPU keeps its last level in MIN on the A kernel, DESIRED on the B
 	sleep "${settle:-2}"
 	e0=$(energy) || { say_err "energy read failed"; exit 1; }
 	# shellcheck disable=SC2086

@@ -11,14 +11,16 @@ say STATUS "$(cat $c/intel_pstate/status 2>/dev/null || echo absent)"
 say POWER-CTL "$(hwpload rdmsr 0 0x1fc)"
 # a full spin: the request the driver composes is MIN lowest, MAX highest,
 # DESIRED 0, which can be the register's reset value (then nothing is
-# written): the guest reads the register under the load
+# written): the guest waits, at most 10 s, until the register holds MAX
+# highest and DESIRED 0, and reads it under the load
 for cpu in 0 1; do
-	hwpload spin $cpu 5 &
+	caps $cpu
+	hwpload spin $cpu 60 &
 	load=$!
 	phase spin-cpu$cpu
-	sleep 4
+	wait_for $cpu 10 "max == $highest && des == 0"
 	say REQ-SPIN$cpu "$(hwpload rdmsr $cpu 0x774)"
-	wait $load
+	kill $load; wait $load 2>/dev/null
 	phase spin-cpu$cpu-done
 done
 load_phase uclamp-max-cpu1 hwpload uclamp 0 512 spin 1 5

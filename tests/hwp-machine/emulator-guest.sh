@@ -67,16 +67,25 @@ EOC
 done
 
 # ---- turbo off (MISC_ENABLE bit 38, written on cpu0): package-wide, and
-# the running level capped at the guaranteed level (18) under a spin
+# the running level capped at the guaranteed level (18) under a spin: the
+# spin runs until cpu0's level (PERF_STATUS bits 15:8) has risen to the
+# cap, at most 10 s
 misc=$(hwpload rdmsr 0 0x1a0)
+caps 0
+level() { v=$(hwpload rdmsr "$1" 0x198) && echo $(((v >> 8) & 255)); }
 phase turbo-off
 hwpload wrmsr 0 0x1a0 $((misc | (1 << 38))) || echo "GUEST-ERROR=wrmsr MISC_ENABLE failed"
 say MISC-ENABLE1 "$(hwpload rdmsr 1 0x1a0)"
-hwpload spin 0 3 &
+hwpload spin 0 60 &
 load=$!
-sleep 2
+i=0
+until [ "$(level 0)" = "$guaranteed" ]; do
+	i=$((i + 1))
+	[ $i -le 100 ] || { echo "GUEST-ERROR=cpu0's level did not rise to $guaranteed under the spin within 10 s"; break; }
+	sleep 0.1
+done
 say PERF-STATUS0 "$(hwpload rdmsr 0 0x198)"
-wait $load
+kill $load; wait $load 2>/dev/null
 phase turbo-on
 hwpload wrmsr 0 0x1a0 $((misc & ~(1 << 38))) || echo "GUEST-ERROR=wrmsr MISC_ENABLE failed"
 
@@ -92,32 +101,38 @@ phase wall-end
 # monitor: IA32_HWP_CAPABILITIES and the HWP_STATUS change bit show it at
 # once; then a bad value, which QEMU must refuse, changing nothing
 guar() { v=$(hwpload rdmsr "$1" 0x771) && echo $(((v >> 8) & 255)); }
-# wait_guar LEVEL: both vCPUs show it, within 10 s
+# wait_guar LEVEL0 LEVEL1: vCPU 0 shows LEVEL0 and vCPU 1 LEVEL1, within 10 s
 wait_guar() {
 	i=0
-	while [ "$(guar 0)" != "$1" ] || [ "$(guar 1)" != "$1" ]; do
+	while [ "$(guar 0)" != "$1" ] || [ "$(guar 1)" != "$2" ]; do
 		i=$((i + 1))
-		[ $i -le 100 ] || { echo "GUEST-ERROR=the guaranteed level did not become $1 within 10 s"; break; }
+		[ $i -le 100 ] || { echo "GUEST-ERROR=the guaranteed levels did not become $1 $2 within 10 s"; break; }
 		sleep 0.1
 	done
 }
+# set_guar CPU LEVEL: the relay sets vCPU CPU's guaranteed level
+set_guar() {
+	echo "HWP-MONITOR: {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"@cpu$1\", \"property\": \"hwp-guaranteed-now\", \"value\": $2}}"
+}
 phase guar-low
-for cpu in 0 1; do
-	echo "HWP-MONITOR: {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"@cpu$cpu\", \"property\": \"hwp-guaranteed-now\", \"value\": 14}}"
-done
-wait_guar 14
+set_guar 0 14; set_guar 1 14
+wait_guar 14 14
 say GUAR-CAPS "$(guar 0) $(guar 1)"
 say GUAR-STATUS "$(hwpload rdmsr 0 0x777) $(hwpload rdmsr 1 0x777)"
 hwpload wrmsr 0 0x777 0 && hwpload wrmsr 1 0x777 0
 say GUAR-STATUS-CLEARED "$(hwpload rdmsr 0 0x777) $(hwpload rdmsr 1 0x777)"
 phase guar-back
-for cpu in 0 1; do
-	echo "HWP-MONITOR: {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"@cpu$cpu\", \"property\": \"hwp-guaranteed-now\", \"value\": 18}}"
-done
-wait_guar 18
-# (the relay reports the refusal in its transcript; the host checks it)
+set_guar 0 18; set_guar 1 18
+wait_guar 18 18
+# (the relay reports the refusal in its transcript; the host checks it.)
+# The relay sends the commands in order: once vCPU 1 shows the 17 sent
+# after the refused command, QEMU has answered that, and vCPU 0 must still
+# show 18
 echo "HWP-MONITOR-REFUSE: {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"@cpu0\", \"property\": \"hwp-guaranteed-now\", \"value\": 31}}"
-sleep 1
+set_guar 1 17
+wait_guar 18 17
+set_guar 1 18
+wait_guar 18 18
 say GUAR-BACK "$(guar 0) $(guar 1)"
 phase end
 dmesg | grep -E 'unchecked MSR|WARNING:|BUG:|Call Trace' | sed 's/^/DMESG: /'

@@ -56,12 +56,12 @@ req_is() {
 # at most SECONDS; then status 0, 0.1 s after the request was seen (the host
 # reads a phase's end state GRACE, 50 ms, before the next marker:
 # tools/hwp_record.py), or a GUEST-ERROR line with the last request and
-# status 1
+# status 1. (Its counter is not "i", which its callers' loops may use.)
 wait_for() {
-	i=0
+	tries=0
 	until req_is "$1" "$3"; do
-		i=$((i + 1))
-		[ $i -le $(($2 * 10)) ] || {
+		tries=$((tries + 1))
+		[ $tries -le $(($2 * 10)) ] || {
 			echo "GUEST-ERROR=cpu$1: '$3' not reached in $2 s (MIN/MAX/DESIRED $min/$max/$des)"
 			return 1
 		}

@@ -49,7 +49,10 @@ echo active >$pst/status
 echo passive >$pst/status
 say REREG-STATUS "$(cat $pst/status) $(cat $c/cpu0/cpufreq/scaling_driver) $(cat $c/cpu0/cpufreq/scaling_governor)"
 say REREG-NO-TURBO "$(cat $pst/no_turbo)"
-sleep 1
+# the re-registered driver's first request on cpu0, with no_turbo back to 0:
+# MAX highest (the unregistration left MAX at the lowest level), within 10 s
+caps 0
+wait_for 0 10 "max == $highest"
 load_phase busy99-rereg hwpload duty 0 10000 100 6
 load_phase busy60-rereg hwpload duty 0 6000 4000 6
 load_phase umax-rereg hwpload uclamp 0 512 spin 0 4

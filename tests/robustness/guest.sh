@@ -16,6 +16,9 @@ STWAIT=${STWAIT:-600}
 STTIMEOUT=$(sed -n 's/.*robust\.sttimeout=\([0-9]*\).*/\1/p' /proc/cmdline)
 STTIMEOUT=${STTIMEOUT:-900}
 failures=0
+# req_is and wait_for, on the CPUs' HWP_REQUEST (tests/58-robustness.sh
+# copies tests/hwp-machine/guest-lib.sh there)
+. /lib/hwp-guest-lib.sh
 
 pass() { echo "R-PASS: $1"; }
 fail() { echo "R-FAIL: $1: $2"; failures=$((failures + 1)); }
@@ -54,6 +57,27 @@ policies() { ls -d $CF/policy* 2>/dev/null; }
 rd() { local v=; IFS= read -r v 2>/dev/null <"$1"; printf '%s\n' "$v"; }
 # write, returning the status of the write(2) itself
 wr() { printf '%s' "$2" >"$1" 2>/dev/null; }
+# every_cpu TEST: wait_for every CPU's HWP_REQUEST to satisfy TEST, at most
+# 10 s each; false if one did not (wait_for's GUEST-ERROR line says which)
+every_cpu() {
+	local cpu=0 st=0
+	while [ $cpu -lt "$ncpu" ]; do
+		wait_for $cpu 10 "$1" || st=1
+		cpu=$((cpu + 1))
+	done
+	return $st
+}
+# poll SECONDS COMMAND...: run COMMAND every 0.1 s until it succeeds, at
+# most SECONDS; the status of its last run
+poll() {
+	local left=$(($1 * 10))
+	shift
+	until "$@"; do
+		[ $left -gt 0 ] || return 1
+		left=$((left - 1))
+		sleep 0.1
+	done
+}
 # a policy's hardware range (the CPUs differ: vCPU 1 is an efficiency core)
 pmin() { rd $1/cpuinfo_min_freq; }
 pmax() { rd $1/cpuinfo_max_freq; }
@@ -164,8 +188,10 @@ splat_check setup
 		done
 		i=$((i + 1))
 	done
-	# schedutil steers again under the same load (the host checks it)
-	sleep 2
+	# schedutil steers again under the same load (the host checks it):
+	# its perf path writes DESIRED above MIN, the other governors' frequency
+	# path DESIRED = MIN
+	every_cpu "des > min" || fail governors.steers "schedutil wrote no DESIRED above MIN on every CPU within 10 s"
 	stop_load
 	check "governors.switch_x$((N * 5))" "$bad writes failed or did not read back" [ $bad -eq 0 ]
 	scenario_end governors
@@ -186,7 +212,8 @@ splat_check setup
 		done
 		i=$((i + 1))
 	done
-	sleep 2
+	# schedutil steers every CPU under the same load (the host checks it)
+	every_cpu "des > min" || fail hotplug.steers "schedutil wrote no DESIRED above MIN on every CPU within 10 s"
 	stop_load
 	check "hotplug.offline_online_x$N" "$bad hotplug steps failed" [ $bad -eq 0 ]
 	schedutil_everywhere hotplug.after
@@ -223,7 +250,9 @@ splat_check setup
 		wr $p/scaling_min_freq $lo
 		wr $p/scaling_max_freq $hi
 	done
-	sleep 2
+	# with the full range back, schedutil steers again under the same load
+	# (the host checks it): a maximum below the minimum left MIN = DESIRED
+	every_cpu "des > min" || fail limits.steers "schedutil wrote no DESIRED above MIN on every CPU within 10 s"
 	stop_load
 	check "limits.race_x$N" "$bad read-backs had min > max or out of cpuinfo range" [ $bad -eq 0 ]
 	scenario_end limits
@@ -249,13 +278,17 @@ splat_check setup
 			passive) [ "$(policies | wc -l)" -eq "$ncpu" ] && [ "$(rd $p0/scaling_driver)" = intel_cpufreq ] &&
 				[ "$(rd $p0/scaling_governor)" = schedutil ] || bad=$((bad + 1)) ;;
 			esac
-			sleep 1
+			# the new driver steers every CPU before the next switch:
+			# the active mode with DESIRED 0 (unregistering intel_cpufreq
+			# cleared it), schedutil with DESIRED above MIN (the host
+			# checks that it did)
+			if [ $m = active ]; then req="des == 0"; else req="des > min"; fi
+			every_cpu "$req" || bad=$((bad + 1))
 		done
 		i=$((i + 1))
 	done
-	sleep 1
 	stop_load
-	check "modes.switch_x$((N * 2))" "$bad mode switches failed or did not leave the expected driver, policies and governor" [ $bad -eq 0 ]
+	check "modes.switch_x$((N * 2))" "$bad mode switches failed or did not leave the expected driver, policies, governor and request" [ $bad -eq 0 ]
 	wr $IP/status off
 	rc=$?
 	check modes.off_refused "writing 'off' returned $rc, status now '$(rd $IP/status)', $(policies | wc -l) policies" \
@@ -271,6 +304,8 @@ splat_check setup
 {
 	t_s=$(date +%s)
 	SELFTESTS=$(sed -n 's/.*robust\.selftests=\([a-z0-9,]*\).*/\1/p' /proc/cmdline | tr , ' ')
+	# every policy there and every CPU online
+	settled() { [ "$(policies | wc -l)" -eq "$ncpu" ] && ! grep -qx 0 /sys/devices/system/cpu/cpu[1-9]*/online 2>/dev/null; }
 	if [ -x /bin/bash ] && [ -f /selftests/cpufreq/main.sh ] && [ -n "$SELFTESTS" ]; then
 		for t in $SELFTESTS; do
 			governors_back
@@ -288,7 +323,11 @@ splat_check setup
 				fail "selftest.$t.background" "its background jobs still run after $STWAIT s"
 				killall bash tee 2>/dev/null
 			fi
-			sleep 2
+			# the states checked next: every policy there (checked below)
+			# and every CPU online, at most 10 s after the jobs ended
+			if ! poll 10 settled && offline=$(grep -lx 0 /sys/devices/system/cpu/cpu[1-9]*/online 2>/dev/null); then
+				fail "selftest.$t.online" "CPUs offline 10 s after its jobs ended: $(echo $offline)"
+			fi
 			t1=$(date +%s)
 			echo "R-INFO: selftest $t: exit $rc in $((tm - t0))s, background jobs $((t1 - tm))s more; output $(wc -l </tmp/st-$t.txt 2>/dev/null) lines"
 			# sptest4 writes scaling_min_freq while the CPU goes offline and
@@ -516,21 +555,26 @@ splat_check setup
 	# and good input still works: a valid maximum and minimum percentage
 	# take effect on every policy, and are put back
 	old_max=$(rd $IP/max_perf_pct) old_min=$(rd $IP/min_perf_pct)
-	# (the policies follow through a work item: give it a second)
+	# (the policies follow through a work item: each write is followed by a
+	# wait, at most 5 s, for the state that the check after it asserts)
+	half=$(($(pmax $p0) / 2 + 100000)) sixty=$(($(pmax $p0) * 6 / 10 - 100000))
+	max_follows() { rdv $p0/scaling_max_freq; [ "$v" -le $half ]; }
+	min_follows() { rdv $p0/scaling_min_freq; [ "$v" -ge $sixty ]; }
+	restored() { snapshot; [ "$S" = "$before_all" ]; }
 	wr $IP/max_perf_pct 50
-	sleep 1
+	poll 5 max_follows
 	mx=$(rd $IP/max_perf_pct) smax=$(rd $p0/scaling_max_freq)
 	wr $IP/max_perf_pct "$old_max"
 	check badinput.valid_max_perf_pct "max_perf_pct 50 read back '$mx', $(basename $p0) scaling_max_freq $smax (expected <= half of $(pmax $p0) plus a level)" \
-		[ "$mx" = 50 -a "$smax" -le $(($(pmax $p0) / 2 + 100000)) ]
+		[ "$mx" = 50 -a "$smax" -le $half ]
 	wr $IP/min_perf_pct 60
-	sleep 1
+	poll 5 min_follows
 	mn=$(rd $IP/min_perf_pct) smin=$(rd $p0/scaling_min_freq)
 	wr $IP/min_perf_pct "$old_min"
-	sleep 1
+	poll 5 restored
 	check badinput.valid_min_perf_pct "min_perf_pct 60 read back '$mn', $(basename $p0) scaling_min_freq $smin (expected >= 60% of $(pmax $p0) minus a level)" \
-		[ "$mn" = 60 -a "$smin" -ge $(($(pmax $p0) * 6 / 10 - 100000)) ]
-	snapshot; after_all=$S
+		[ "$mn" = 60 -a "$smin" -ge $sixty ]
+	after_all=$S
 	check badinput.state_restored "attributes differ after the bad-input run: $(echo "$after_all" | grep -vxF "$before_all" | tr '\n' ' ' | cut -c1-200)" [ "$before_all" = "$after_all" ]
 	[ $failures -eq $fails_before ] && pass "badinput.all_${n_inputs}_writes"
 	echo "R-INFO: bad input: $n_inputs writes to $n_attrs attributes"
@@ -570,8 +614,10 @@ splat_check setup
 		wr /sys/power/state freeze || bad=$((bad + 1))
 		t1=$(date +%s)
 		echo "R-INFO: freeze cycle $i took $((t1 - t0))s"
-		# after resume, the governors run again under the same load
-		sleep 2
+		# after resume, the governors run again under the same load:
+		# schedutil writes DESIRED above MIN on every CPU (intel_cpufreq's
+		# suspend cleared DESIRED; the host checks the perf path)
+		every_cpu "des > min" || bad=$((bad + 1))
 		stop_load
 		for p in $(policies); do
 			[ "$(rd $p/scaling_governor)" = schedutil ] || bad=$((bad + 1))
@@ -580,7 +626,7 @@ splat_check setup
 	done
 	[ -w /sys/power/pm_test ] && wr /sys/power/pm_test none
 	if [ $N -gt 0 ]; then
-		check "freeze.cycle_x$N" "$bad failed writes or governors not schedutil after resume" [ $bad -eq 0 ]
+		check "freeze.cycle_x$N" "$bad failed writes, CPUs not steered within 10 s or governors not schedutil after resume" [ $bad -eq 0 ]
 	fi
 	scenario_end freeze
 }
