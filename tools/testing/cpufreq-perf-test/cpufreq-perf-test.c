@@ -880,7 +880,8 @@ static int __init pt_module_init(void)
 		raw_spin_lock_init(&per_cpu_ptr(&pt_cpus, cpu)->lock);
 	/*
 	 * 5.10's KUnit prints no TAP header for a module's suite: the
-	 * harness's /init (tools/kunit-init.c) writes one before loading it.
+	 * KUnit boot's guest script (tools/kunit-init.sh) writes one before
+	 * loading it.
 	 */
 	return __kunit_test_suites_init(pt_test_suites);
 }
