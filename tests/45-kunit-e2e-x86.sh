@@ -2,8 +2,7 @@
 # Suite 45: the harness-only test module tools/testing/cpufreq-perf-test
 # (KUnit suite cpufreq-perf-test, not in the series) in the KUnit boot of the
 # x86 test kernel (tools/kunit-boot.sh). TCG has no APERF/MPERF, so this is
-# schedutil's frequency fallback: invariance lost under load, hook selection,
-# governor switch, hotplug and re-registration under load.
+# schedutil's frequency fallback: invariance lost under load, hook selection.
 # Environment: REPO BUILD KSRC. KTAP, plan 3. Documentation/project/harness.md.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

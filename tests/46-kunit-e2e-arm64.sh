@@ -2,7 +2,7 @@
 # Suite 46: the same test module on the arm64 kernel kunit-arm64-llvm (clang,
 # ld.lld) under qemu-system-aarch64 -M virt TCG, where a cpufreq driver makes
 # utilization frequency-invariant: schedutil's perf path for real (its bounds
-# with RT, DEADLINE and uclamp). The kernel and the test module are built
+# with RT and DEADLINE tasks). The kernel and the test module are built
 # with LLVM=1 LLVM_IAS=1 from tools/harness-tree.sh's tree (tools/kernel.sh);
 # checked: clang and ld.lld made it, no file the series touches has a warning,
 # and its KUnit suites pass (tools/kunit-boot.sh, nested). Environment: REPO

@@ -4,7 +4,7 @@
 #   tools/kunit-boot.sh ARCH IMAGE SUITE...
 # ARCH x86_64 or arm64. IMAGE a kernel of configs/kernels: its built-in suites
 # run at boot, those of OUT/kunit-modules/*.ko (OUT: IMAGE's build directory)
-# when /init (tools/kunit-init.c) loads them. SUITE: the caller's suites.
+# when /init (tools/kunit-init.sh) loads them. SUITE: the caller's suites.
 # Plan 3 + SUITEs: boot, cpus-online (2), console (no crash or warning), then
 # per SUITE its cases nested (it fails when missing or with no case). The
 # console is cached next to IMAGE per CHECK_RUN_ID: callers share one boot.
@@ -32,49 +32,27 @@ fail_all() { ktap_fail boot "$1"; ktap_fail_rest "not booted: $1"; exit 1; }
 # the build directory: bzImage/Image live in arch/*/boot below it
 out=$(cd "$(dirname "$image")/../../.." && pwd)
 
-# --- initramfs: a static /init --------------------------------------------
+# --- initramfs: busybox, tools/kunit-init.sh and the modules ----------------
 case "$arch" in
-x86_64) cc=gcc ;;
-arm64) cc=aarch64-linux-gnu-gcc ;;
+x86_64) ;;
+arm64)
+	BUSYBOX=$("$here/fetch-base.sh" busybox-arm64 2>"$out/kunit-busybox.err") ||
+		fail_all "no arm64 busybox: $(tail -n 1 "$out/kunit-busybox.err")"
+	export BUSYBOX
+	;;
 *) fail_all "unsupported ARCH $arch" ;;
 esac
-command -v "$cc" >/dev/null || fail_all "$cc not found (run 'make deps')"
-gen=$BUILD/tools/gen_init_cpio
-if [ ! -x "$gen" ]; then
-	mkdir -p "$BUILD/tools"
-	cc -O2 -o "$gen.tmp" "$KSRC/usr/gen_init_cpio.c" 2> >(sed "s/^/  /" >&2) && mv "$gen.tmp" "$gen" ||
-		fail_all "cannot build usr/gen_init_cpio"
-fi
 initrd=$out/kunit-initrd.cpio.gz
 modules=()
 for ko in "$out"/kunit-modules/*.ko; do
-	[ -f "$ko" ] && modules+=("$ko")
+	[ -f "$ko" ] && modules+=("$ko:/kunit-modules/${ko##*/}")
 done
-newer=0
-for f in "$0" "$here/kunit-init.c" "${modules[@]}"; do
-	[ "$f" -nt "$initrd" ] && newer=1
-done
-# the list of modules: a module taken away must rebuild the initramfs too
-mods_list=$(printf '%s\n' "${modules[@]}" | sha256sum | cut -c1-64)
-if [ ! -s "$initrd" ] || [ $newer = 1 ] || [ "$(cat "$initrd.modules" 2>/dev/null)" != "$mods_list" ]; then
-	tmp=$(mktemp -d)
-	if ! "$cc" -static -Os -o "$tmp/init" "$here/kunit-init.c" 2>"$tmp/cc.log"; then
-		sed "s/^/  /" "$tmp/cc.log" >&2
-		rm -rf "$tmp"
-		fail_all "cannot build the KUnit initramfs /init"
-	fi
-	printf '%s\n' "dir /dev 755 0 0" "nod /dev/console 600 0 0 c 5 1" \
-		"nod /dev/kmsg 644 0 0 c 1 11" "dir /sys 755 0 0" \
-		"file /init $tmp/init 755 0 0" >"$tmp/list"
-	if [ ${#modules[@]} -gt 0 ]; then
-		echo "dir /kunit-modules 755 0 0" >>"$tmp/list"
-		for ko in "${modules[@]}"; do
-			echo "file /kunit-modules/$(basename "$ko") $ko 644 0 0" >>"$tmp/list"
-		done
-	fi
-	"$gen" -t 0 "$tmp/list" | gzip -n -9 >"$initrd.tmp" && mv "$initrd.tmp" "$initrd"
-	echo "$mods_list" >"$initrd.modules"
-	rm -rf "$tmp"
+# made each time (deterministic: the boot below is keyed on its hash),
+# under a name of its own, then renamed
+if ! "$here/mkinitramfs.sh" "$initrd.$$" "$here/kunit-init.sh" "${modules[@]}" 2>"$out/kunit-initrd.err" ||
+	! mv -f "$initrd.$$" "$initrd"; then
+	rm -f "$initrd.$$"
+	fail_all "cannot build the KUnit initramfs: $(tail -n 1 "$out/kunit-initrd.err")"
 fi
 [ ${#modules[@]} -eq 0 ] || echo "INFO: $arch KUnit initramfs loads $(printf '%s ' "${modules[@]##*/}")"
 
@@ -106,7 +84,7 @@ ktap_check console "kernel crash or warning during the run: $splat" [ -z "$splat
 
 # --- parse with the tree's kunit.py ------------------------------------------
 # 5.10's kunit.py parses one TAP document: the built-in suites' (TAP header
-# at boot) and each module's (tools/kunit-init.c writes a header before it
+# at boot) and each module's (tools/kunit-init.sh writes a header before it
 # loads one) are separate ones. So split the log at each
 # "TAP version" line and parse every part on its own.
 parts=$(mktemp -d "${TMPDIR:-/tmp}/kunit-parts.XXXXXX")
@@ -146,7 +124,7 @@ def why(case):
 
 g = groups.get(suite)
 if g is None:
-    # a module that did not load says why (tools/kunit-init.c, or the
+    # a module that did not load says why (tools/kunit-init.sh, or the
     # module's own refusal)
     why = [re.sub(r"^.*?\] ", "", l).strip() for l in console if ": not loaded" in l]
     print("suite missing from the console log" + (" (%s)" % "; ".join(why)[:300] if why else ""),
