@@ -135,89 +135,44 @@ elif [ -n "$why" ]; then
 		skip "$t" "$why"
 	done
 else
-	emu() { "$here/hwkit/run-emu.sh" "$work/emu/hwp_request" "$@"; }
-	restored() { # every fake CPU back at ${2:-schedutil} 4000000
-		grep -qE '^cpu[0-9]+: ' "$1" &&
-			! grep -E '^cpu[0-9]+: ' "$1" | grep -qv ": ${2:-schedutil} 4000000$"
-	}
-
-	emu good >"$work/emu/good.out" 2>&1
-	if grep -q '^rc=0$' "$work/emu/good.out" &&
-		! grep -qE '^not ok|# SKIP' "$work/emu/good.out" &&
-		grep -q '^# Totals: pass:[1-9]' "$work/emu/good.out" &&
-		restored "$work/emu/good.out"; then
-		pass "${emu_names[0]}" "$(grep -c '^ok' "$work/emu/good.out") checks"
-	else
-		fail "${emu_names[0]}" "$(grep -E '^not ok|^rc=|^cpu|SKIP' "$work/emu/good.out" | tr '\n' '|')"
-	fi
-
-	emu bad-min >"$work/emu/bad-min.out" 2>&1
-	if grep -q '^rc=1$' "$work/emu/bad-min.out" &&
-		grep -q '^not ok .*scaling_max_freq .*lowers MAX.*MIN 40 DESIRED 40 MAX 24' "$work/emu/bad-min.out" &&
-		restored "$work/emu/bad-min.out"; then
-		pass "${emu_names[1]}"
-	else
-		fail "${emu_names[1]}" "$(grep -E '^(not )?ok|^rc=|^cpu' "$work/emu/bad-min.out" | tr '\n' '|')"
-	fi
-
-	emu freq-path >"$work/emu/freq-path.out" 2>&1
-	if grep -q '^rc=1$' "$work/emu/freq-path.out" &&
-		grep -q '^not ok .*under load.*DESIRED above MIN' "$work/emu/freq-path.out" &&
-		grep -q 'adjust_perf not used' "$work/emu/freq-path.out" &&
-		restored "$work/emu/freq-path.out"; then
-		pass "${emu_names[2]}"
-	else
-		fail "${emu_names[2]}" "$(grep -E '^(not )?ok|^rc=|^cpu' "$work/emu/freq-path.out" | tr '\n' '|')"
-	fi
-
-	i=3
-	for t in term-max term-gov; do
-		emu good "$t" >"$work/emu/$t.out" 2>&1
-		if grep -q '^# sent SIGTERM' "$work/emu/$t.out" &&
-			grep -q '^Bail out! interrupted by signal 15' "$work/emu/$t.out" &&
-			grep -q '^rc=1$' "$work/emu/$t.out" &&
-			restored "$work/emu/$t.out"; then
-			pass "${emu_names[$i]}"
+	# emu_check I GOV RUN RC PATTERN...: check I (emu_names[I]) runs
+	# run-emu.sh RUN (MODE [term-max|term-gov]) on fake CPUs that start with
+	# the governor GOV; it passes on "rc=RC", a line matching each grep
+	# PATTERN ("!ERE": no line matches ERE), and every fake CPU left at GOV
+	# and 4000000 kHz
+	emu_check() {
+		local t=${emu_names[$1]} gov=$2 f=$work/emu/$1-${3// /-}.out rc=$4 p ok=1
+		# shellcheck disable=SC2086 # RUN is MODE and an optional term-*
+		HWKIT_GOV=$gov "$here/hwkit/run-emu.sh" "$work/emu/hwp_request" $3 >"$f" 2>&1
+		shift 4
+		grep -q "^rc=$rc\$" "$f" || ok=
+		for p in "$@"; do
+			case $p in
+			'!'*) ! grep -qE "${p#!}" "$f" || ok= ;;
+			*) grep -q "$p" "$f" || ok= ;;
+			esac
+		done
+		grep -qE '^cpu[0-9]+: ' "$f" && ! grep -E '^cpu[0-9]+: ' "$f" | grep -qv ": $gov 4000000\$" || ok=
+		if [ -z "$ok" ]; then
+			fail "$t" "$(grep -E '^(not )?ok|^Bail|^rc=|^cpu|SKIP|^# (sent|Dyn)|governor' "$f" | tr '\n' '|')"
+		elif [ "$rc" = 0 ]; then
+			pass "$t" "$(grep -c '^ok' "$f") checks"
 		else
-			fail "${emu_names[$i]}" "$(grep -E '^#|^Bail|^rc=|^cpu' "$work/emu/$t.out" | tr '\n' '|')"
+			pass "$t"
 		fi
-		i=$((i + 1))
-	done
-
+	}
+	emu_check 0 schedutil good 0 '!^not ok|# SKIP' '^# Totals: pass:[1-9]'
+	emu_check 1 schedutil bad-min 1 '^not ok .*scaling_max_freq .*lowers MAX.*MIN 40 DESIRED 40 MAX 24'
+	emu_check 2 schedutil freq-path 1 '^not ok .*under load.*DESIRED above MIN' 'adjust_perf not used'
+	emu_check 3 schedutil 'good term-max' 1 '^# sent SIGTERM' '^Bail out! interrupted by signal 15'
+	emu_check 4 schedutil 'good term-gov' 1 '^# sent SIGTERM' '^Bail out! interrupted by signal 15'
 	# DEC on (MSR_IA32_POWER_CTL bit 27): the driver writes no DESIRED
-	emu dec >"$work/emu/dec.out" 2>&1
-	if grep -q '^rc=0$' "$work/emu/dec.out" &&
-		! grep -qE '^not ok|# SKIP' "$work/emu/dec.out" &&
-		grep -q '^# Dynamic Efficiency Control is on' "$work/emu/dec.out" &&
-		grep -q '^ok .*under load DESIRED 0 (DEC), MIN < MAX' "$work/emu/dec.out" &&
-		grep -q '^ok .*performance governor: MIN = MAX, DESIRED 0 (DEC)' "$work/emu/dec.out" &&
-		restored "$work/emu/dec.out"; then
-		pass "${emu_names[5]}" "$(grep -c '^ok' "$work/emu/dec.out") checks"
-	else
-		fail "${emu_names[5]}" "$(grep -E '^not ok|^rc=|^cpu|SKIP|^# Dyn' "$work/emu/dec.out" | tr '\n' '|')"
-	fi
-
-	emu dec-bad >"$work/emu/dec-bad.out" 2>&1
-	if grep -q '^rc=1$' "$work/emu/dec-bad.out" &&
-		grep -q '^not ok .*under load DESIRED 0 (DEC), MIN < MAX' "$work/emu/dec-bad.out" &&
-		grep -q 'DESIRED written with DEC on' "$work/emu/dec-bad.out" &&
-		restored "$work/emu/dec-bad.out"; then
-		pass "${emu_names[6]}"
-	else
-		fail "${emu_names[6]}" "$(grep -E '^(not )?ok|^rc=|^cpu' "$work/emu/dec-bad.out" | tr '\n' '|')"
-	fi
-
+	emu_check 5 schedutil dec 0 '!^not ok|# SKIP' '^# Dynamic Efficiency Control is on' \
+		'^ok .*under load DESIRED 0 (DEC), MIN < MAX' '^ok .*performance governor: MIN = MAX, DESIRED 0 (DEC)'
+	emu_check 6 schedutil dec-bad 1 '^not ok .*under load DESIRED 0 (DEC), MIN < MAX' 'DESIRED written with DEC on'
 	# another governor at the start: the selftest selects schedutil, then
 	# puts the old one back
-	HWKIT_GOV=performance emu good >"$work/emu/gov.out" 2>&1
-	if grep -q '^rc=0$' "$work/emu/gov.out" &&
-		! grep -qE '^not ok|# SKIP' "$work/emu/gov.out" &&
-		grep -q 'governor set to schedutil for the test' "$work/emu/gov.out" &&
-		restored "$work/emu/gov.out" performance; then
-		pass "${emu_names[7]}"
-	else
-		fail "${emu_names[7]}" "$(grep -E '^not ok|^rc=|^cpu|SKIP|governor' "$work/emu/gov.out" | tr '\n' '|')"
-	fi
+	emu_check 7 performance good 0 '!^not ok|# SKIP' 'governor set to schedutil for the test'
 fi
 
 # ------------------------------------------------------------------ hwp-ab
