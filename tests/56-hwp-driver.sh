@@ -2,9 +2,9 @@
 # Suite 56: the real intel_pstate (passive, schedutil) on the emulated HWP
 # machine: tests/hwp-machine/guest.sh runs the loads and scenarios, check.py
 # checks the machine's record of every HWP_REQUEST write; then the series'
-# kselftest in three short boots (selftest-paths.sh).
+# kselftest in five short boots (selftest-paths.sh).
 # Environment: REPO BUILD KSRC; HWP_SUITE_TIMEOUT (s, default 600). KTAP,
-# plan 7. Documentation/project/harness.md "Test suites", hwp-machine.md.
+# plan 9. Documentation/project/harness.md "Test suites", hwp-machine.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/state/56-hwp-driver
@@ -15,8 +15,8 @@ mkdir -p "$out" "$logs"
 . "$REPO/tools/lib/hwp-machine.sh"
 # the machine and kernel, the kselftest's build, the guest's run, the
 # checker's nested document (tests/hwp-machine/check.py), and the
-# kselftest's three paths below
-ktap_plan 8
+# kselftest's five paths below
+ktap_plan 9
 
 if ! hwp_prepare "$out"; then
 	ktap_fail "kernel and machine build" "$HWP_WHY"
@@ -69,12 +69,15 @@ ktap_sub "checks" python3 "$REPO/tests/hwp-machine/check.py" --levels 30:24:18:8
 # selftest-paths.sh): booted in the active mode, it switches to passive,
 # passes, and puts every setting back, also when killed in passive mode;
 # without APERF/MPERF (no frequency invariance: schedutil takes the
-# frequency path), on a Broadwell-style part and on a hybrid one (the
-# machine's hwp-hybrid=on flag; patch 15 leaves the hook out on both), it
-# skips with the reason. Each run must leave the settings as
+# frequency path), on a Broadwell-style part, on a hybrid one (the
+# machine's hwp-hybrid=on flag; patch 15 leaves the hook out on both) and
+# on a machine without HWP (QEMU's own Skylake-Client, not the HWP
+# machine), it skips with the reason. Each run must leave the settings as
 # it found them.
 paths_boot() { # NAME HWP-OPTS APPEND: the console, without CRs, in $out/paths-NAME.txt
-	"$REPO/tools/qemu-run.sh" --arch x86_64 --hwp --hwp-opts "$2" --kernel "$img" \
+	local hwp=()
+	[ -z "$2" ] || hwp=(--hwp --hwp-opts "$2")  # no HWP-OPTS: the system's QEMU
+	"$REPO/tools/qemu-run.sh" --arch x86_64 "${hwp[@]}" --kernel "$img" \
 		--initrd "$out/initrd-paths.cpio.gz" --append "cpufreq.default_governor=schedutil $3" \
 		--timeout "${HWP_SUITE_TIMEOUT:-600}" --log "$logs/56-paths-$1.log" >"$out/qemu-paths-$1.out" 2>&1 &&
 		tr -d '\r' <"$logs/56-paths-$1.log" >"$out/paths-$1.txt"
@@ -101,20 +104,27 @@ if paths_boot active hwp-highest=30:24 ""; then
 else
 	ktap_fail "kselftest from the active mode: switches to passive, passes, restores (also on SIGTERM)" "the guest did not finish ($logs/56-paths-active.log)"
 fi
+# a clean skip (ksft_exit_skip before any result): exit code 4, its reason,
+# exactly one "# SKIP" line and no ok, not ok or Bail out line
 for p in "noninvariant|hwp-highest=30:24|intel_pstate=passive clearcpuid=124|no frequency invariance" \
 	"broadwell|hwp-highest=30:24,model=79|intel_pstate=passive|Broadwell-style HWP" \
-	"hybrid|hwp-highest=30:24,hwp-hybrid=on|intel_pstate=passive|hybrid CPU"; do
+	"hybrid|hwp-highest=30:24,hwp-hybrid=on|intel_pstate=passive|hybrid CPU" \
+	"nohwp||intel_pstate=passive|no HWP"; do
 	IFS='|' read -r name opts args why <<<"$p"
+	t="kselftest on a $name machine: skips ($why), changes nothing"
 	if paths_boot "$name" "$opts" "$args"; then
-		seen="rc $(pval "$name" KSELFTEST-RC), skip '$(pval "$name" KSELFTEST-SKIP)', restored $(pval "$name" RESTORED) $(perr "$name")(simulated)"
+		f=$out/paths-$name.txt
+		seen="rc $(pval "$name" KSELFTEST-RC), skip '$(pval "$name" KSELFTEST-SKIP)', restored $(pval "$name" RESTORED) $(perr "$name")"
 		if [ "$(pval "$name" KSELFTEST-RC)" = 4 ] && pval "$name" KSELFTEST-SKIP | grep -qF "$why" &&
+			[ "$(grep -c '^KSELFTEST: .*# SKIP ' "$f")" = 1 ] &&
+			! grep -qE '^KSELFTEST: (ok|not ok|Bail out)' "$f" &&
 			[ "$(pval "$name" RESTORED)" = yes ] && [ -z "$(perr "$name")" ]; then
-			ktap_ok "kselftest on a $name machine: skips ($why), changes nothing" "$seen"
+			ktap_ok "$t" "$seen${opts:+(simulated)}"
 		else
-			ktap_fail "kselftest on a $name machine: skips ($why), changes nothing" "$seen"
+			ktap_fail "$t" "$seen; kselftest: $(sed -n 's/^KSELFTEST: //p' "$f" | tr '\n' '|')"
 		fi
 	else
-		ktap_fail "kselftest on a $name machine: skips ($why), changes nothing" "the guest did not finish ($logs/56-paths-$name.log)"
+		ktap_fail "$t" "the guest did not finish ($logs/56-paths-$name.log)"
 	fi
 done
 exit 0
