@@ -30,12 +30,12 @@ NO_DEPS         ?=
 # as Android's GKI 5.10 is. `make check` builds with both, whatever is set.
 LLVM            ?=
 TOOLCHAIN       := $(if $(or $(LLVM),$(filter clang%,$(notdir $(CC)))),llvm,gcc)
-# recipes run with the toolchain by name only: a CC or LLVM given here must
-# not reach the kernel's own make through the environment or MAKEFLAGS
-RUN             := env -u CC -u LLVM -u LLVM_IAS MAKEFLAGS= TOOLCHAIN=$(TOOLCHAIN)
+# recipes run without a CC, LLVM or MAKEFLAGS given here (they must not reach
+# the kernel's own make); RUN passes the toolchain by name
+CHECK_RUN       := env -u CC -u LLVM -u LLVM_IAS -u TOOLCHAIN MAKEFLAGS=
+RUN             := $(CHECK_RUN) TOOLCHAIN=$(TOOLCHAIN)
 # when make started: tools/check.sh's total includes deps, base and tree
 CHECK_START     := $(shell date +%s)
-CHECK_RUN       := env -u CC -u LLVM -u LLVM_IAS -u TOOLCHAIN MAKEFLAGS=
 
 REPO := $(CURDIR)
 export REPO BUILD KSRC PATCHES BASE_VERSION BASE_SHA256 MIRROR SECURITY_MIRROR \

@@ -3,48 +3,33 @@
 # with the kernel's bindeb-pkg, for `make deb` (hardware-guide.md, route A):
 # checkout $DEB_DIR/src, objects $DEB_DIR/obj (reused: rerun at will), log
 # $DEB_DIR/build.log.
-# Environment (mk/deb.mk passes these): REPO BUILD KTREE; KCONFIG (base
-#   config; empty: Debian's, tools/fetch-base.sh config); DEB_FRAGMENT
-#   (Kconfig.fragment); DEB_DIR ($BUILD/deb); DEB_JOBS (nproc); DEB_LOCALVERSION
-#   (-hwp: uname -r 5.10.262-hwp); DEB_DEBUG_INFO (0: off, tools/debconfig.sh);
-#   DEB_BRANCH (series).
+# Environment (mk/deb.mk): REPO BUILD KSRC; KCONFIG (base config; empty:
+#   Debian's, tools/fetch-base.sh config); DEB_FRAGMENT (Kconfig.fragment);
+#   DEB_DIR ($BUILD/deb); DEB_JOBS (nproc); DEB_LOCALVERSION (-hwp: uname -r
+#   5.10.262-hwp); DEB_DEBUG_INFO (0: off, tools/debconfig.sh); DEB_BRANCH (series).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
+# shellcheck source=tools/lib/env.sh
+. "$here/lib/env.sh"
 KCONFIG=${KCONFIG:-}
 DEB_FRAGMENT=${DEB_FRAGMENT:-$REPO/Kconfig.fragment}
 DEB_DIR=${DEB_DIR:-$BUILD/deb}
 DEB_JOBS=${DEB_JOBS:-$(nproc)}
 DEB_LOCALVERSION=${DEB_LOCALVERSION:--hwp}
 DEB_BRANCH=${DEB_BRANCH:-series}
-KTREE=${KTREE:-$BUILD/linux}
 export DEB_DEBUG_INFO=${DEB_DEBUG_INFO:-0}
 
-die() { echo "deb: error: $*" >&2; exit 1; }
-log() { echo "deb: $*" >&2; }
-
-# 1. Host tools: what Debian's kernel packaging and the build need.
+# 1. Host tools (command:package): what Debian's kernel packaging and the build need.
 missing=()
-need() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
-need gcc gcc
-need make make
-need bc bc
-need bison bison
-need flex flex
-need perl perl
-need xz xz-utils
-need cpio cpio
-need rsync rsync
-need depmod kmod
-need fakeroot fakeroot
-need dpkg-buildpackage dpkg-dev
+tools="gcc:gcc make:make bc:bc bison:bison flex:flex perl:perl xz:xz-utils cpio:cpio
+	rsync:rsync depmod:kmod fakeroot:fakeroot dpkg-buildpackage:dpkg-dev"
+[ "$DEB_DEBUG_INFO" = 0 ] || tools="$tools pahole:dwarves"
+for t in $tools; do
+	command -v "${t%%:*}" >/dev/null 2>&1 || missing+=("${t#*:}")
+done
 [ -e /usr/include/openssl/ssl.h ] || missing+=(libssl-dev)
 [ -e /usr/include/gelf.h ] || missing+=(libelf-dev)
-if [ "$DEB_DEBUG_INFO" != 0 ]; then
-	need pahole dwarves
-fi
 if [ ${#missing[@]} -gt 0 ]; then
 	die "missing build tools; install them with:
   sudo apt-get install ${missing[*]}"
@@ -53,25 +38,25 @@ fi
 # 2. The base config.
 if [ -z "$KCONFIG" ]; then
 	log "base config: Debian's linux-config-5.10 (config.amd64_none_amd64)"
-	KCONFIG=$(REPO=$REPO BUILD=$BUILD "$REPO/tools/fetch-base.sh" config) ||
+	KCONFIG=$(env REPO="$REPO" BUILD="$BUILD" "$here/fetch-base.sh" config) ||
 		die "could not fetch Debian's config (see above); or give one: make deb KCONFIG=/boot/config-\$(uname -r)"
 fi
 [ -f "$KCONFIG" ] || die "KCONFIG=$KCONFIG does not exist"
 [ -f "$DEB_FRAGMENT" ] || die "fragment $DEB_FRAGMENT does not exist"
 
 # 3. A clean checkout of the branch to build.
-git -C "$KTREE" rev-parse --verify -q "$DEB_BRANCH^{commit}" >/dev/null ||
-	die "$KTREE has no branch $DEB_BRANCH: run 'make tree' first"
+git -C "$KSRC" rev-parse --verify -q "$DEB_BRANCH^{commit}" >/dev/null ||
+	die "$KSRC has no branch $DEB_BRANCH: run 'make tree' first"
 mkdir -p "$DEB_DIR"
 DEB_DIR=$(cd "$DEB_DIR" && pwd)
 src=$DEB_DIR/src obj=$DEB_DIR/obj
 if [ ! -e "$src/.git" ]; then
-	git -C "$KTREE" worktree prune
-	git -C "$KTREE" worktree add -q --detach "$src" "$DEB_BRANCH"
+	git -C "$KSRC" worktree prune
+	git -C "$KSRC" worktree add -q --detach "$src" "$DEB_BRANCH"
 else
 	git -C "$src" checkout -q -f --detach "$DEB_BRANCH"
 fi
-log "source: $(git -C "$src" log -1 --format='%h %s') ($(git -C "$KTREE" rev-list --count "base-${BASE_VERSION:-5.10.262-1}..$DEB_BRANCH" 2>/dev/null || echo '?') patches on the base)"
+log "source: $(git -C "$src" log -1 --format='%h %s') ($(git -C "$KSRC" rev-list --count "base-$BASE_VERSION..$DEB_BRANCH" 2>/dev/null || echo '?') patches on the base)"
 
 # 4. The config: base + fragment, checked.
 "$here/debconfig.sh" "$src" "$obj" "$KCONFIG" "$DEB_FRAGMENT"

@@ -5,8 +5,7 @@
 #   tools/debconfig.sh KSRC OUTDIR BASE FRAGMENT...
 # KSRC the tree (its scripts/ and Kconfig); OUTDIR the O= directory, gets
 # .config; BASE a config, or Debian's linux-config-5.10 .deb.
-# Environment: DEB_DEBUG_INFO (0: debug info off; 1: BASE's, needs pahole);
-#   DEB_FLAVOUR (the .deb's config, default amd64_none_amd64).
+# Environment: DEB_DEBUG_INFO (0: debug info off; 1: BASE's, needs pahole).
 set -euo pipefail
 
 die() { echo "debconfig: error: $*" >&2; exit 1; }
@@ -15,7 +14,6 @@ die() { echo "debconfig: error: $*" >&2; exit 1; }
 KSRC=$1 OUTDIR=$2 BASE=$3
 shift 3
 DEB_DEBUG_INFO=${DEB_DEBUG_INFO:-0}
-DEB_FLAVOUR=${DEB_FLAVOUR:-amd64_none_amd64}
 
 [ -f "$KSRC/scripts/kconfig/merge_config.sh" ] ||
 	die "$KSRC is not a kernel tree (run 'make tree' first)"
@@ -36,7 +34,7 @@ base=$OUTDIR/base.config
 
 case $BASE in
 *.deb)
-	member=./usr/src/linux-config-5.10/config.$DEB_FLAVOUR.xz
+	member=./usr/src/linux-config-5.10/config.amd64_none_amd64.xz
 	dpkg-deb --fsys-tarfile "$BASE" | tar -xOf - "$member" | xz -dc >"$base.tmp" ||
 		die "$BASE has no $member (dpkg-deb -c $BASE lists what it has)"
 	mv "$base.tmp" "$base"
@@ -54,9 +52,7 @@ local_frag=$OUTDIR/local.fragment
 	echo 'CONFIG_SYSTEM_TRUSTED_KEYS=""'
 	echo 'CONFIG_SYSTEM_REVOCATION_KEYS=""'
 	echo 'CONFIG_MODULE_SIG_KEY="certs/signing_key.pem"'
-	if [ "$DEB_DEBUG_INFO" = 0 ]; then
-		echo '# CONFIG_DEBUG_INFO is not set'
-	fi
+	[ "$DEB_DEBUG_INFO" != 0 ] || echo '# CONFIG_DEBUG_INFO is not set'
 } >"$local_frag"
 
 # The fragments (the product's) come last, so they win over everything.
@@ -82,7 +78,7 @@ for f in "$@"; do
 			;;
 		*) continue ;;
 		esac
-		have=$(grep -E "^(# )?$opt[= ]" "$OUTDIR/.config" || true)
+		have=$(grep -E "^(# )?${opt}[= ]" "$OUTDIR/.config" || true)
 		if [ -z "$want" ]; then
 			case $have in "$opt="*) ;; *) continue ;; esac
 			want="# $opt is not set"

@@ -1,15 +1,11 @@
 #!/bin/bash
 # Install the Debian packages the workspace needs that are missing (apt-get).
-#   tools/deps.sh [--check] [--deb]   --check: only report, exit 1 if any is
-#                                     missing; --deb: also what make deb needs
+#   tools/deps.sh [--deb]   --deb: also what make deb needs
 set -euo pipefail
-check=0 deb=0
+deb=0
 for a in "$@"; do
-	case $a in
-	--check) check=1 ;;
-	--deb) deb=1 ;;
-	*) echo "deps: error: unknown argument '$a' (use --check, --deb)" >&2; exit 2 ;;
-	esac
+	[ "$a" = --deb ] || { echo "deps: error: unknown argument '$a' (use --deb)" >&2; exit 2; }
+	deb=1
 done
 PKGS=(build-essential git ca-certificates xz-utils ccache flex bison bc
 	libelf-dev libssl-dev cpio python3 sparse clang
@@ -41,7 +37,6 @@ if [ ${#missing[@]} -eq 0 ]; then
 	exit 0
 fi
 echo "deps: missing: ${missing[*]}"
-[ "$check" = 0 ] || exit 1
 sudo=""
 if [ "$(id -u)" != 0 ]; then
 	command -v sudo >/dev/null || { echo "deps: error: not root and no sudo; install them by hand: apt-get install ${missing[*]}" >&2; exit 1; }

@@ -1,10 +1,7 @@
 #!/bin/bash
 # Boot a kernel + initramfs under QEMU TCG (never KVM: guests hang with it
-# here) and wait for tools/mkinitramfs.sh's end marker.
-#   tools/qemu-run.sh --arch x86_64|arm64 --kernel IMG --initrd CPIO \
-#       [--append "ARGS"] [--timeout SECS] [--log FILE] [--smp N] [--mem SIZE] \
-#       [--hwp [--hwp-log FILE] [--hwp-opts PROP=VAL[,...]] [--monitor-relay]]
-# Defaults: --timeout 300 --smp 2 --mem 512M --log $BUILD/logs/qemu-<time>.log.
+# here) and wait for tools/mkinitramfs.sh's end marker. Usage: see usage();
+# defaults --timeout 300 --smp 2 --mem 512M --log $BUILD/logs/qemu-<time>.log.
 # --hwp: the emulated HWP machine (tools/build-qemu.sh, built when stale) with
 # -cpu Skylake-Client,hwp=on; --hwp-log FILE: its record of HWP_REQUEST
 # writes; --hwp-opts: more CPU properties (hwp-highest=30:24); --monitor-relay:
@@ -16,12 +13,14 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
+# shellcheck source=tools/lib/env.sh
+. "$here/lib/env.sh"
+# usage errors exit 2 (1 is a failed run)
+die() { echo "qemu-run: error: $*" >&2; exit 2; }
 
 arch=x86_64 kernel="" initrd="" append="" timeout=300 log="" smp=2 mem=512M
 hwp="" hwp_log="" hwp_opts="" relay=""
-usage() { echo "usage: $0 --arch x86_64|arm64 --kernel IMG --initrd CPIO [--append ARGS] [--timeout SECS] [--log FILE] [--smp N] [--mem SIZE] [--hwp [--hwp-log FILE] [--hwp-opts PROPS] [--monitor-relay]]" >&2; exit 2; }
+usage() { die "usage: $0 --arch x86_64|arm64 --kernel IMG --initrd CPIO [--append ARGS] [--timeout SECS] [--log FILE] [--smp N] [--mem SIZE] [--hwp [--hwp-log FILE] [--hwp-opts PROP=VAL[,...]] [--monitor-relay]]"; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--arch) arch=$2; shift 2 ;;
@@ -39,26 +38,19 @@ while [ $# -gt 0 ]; do
 	*) usage ;;
 	esac
 done
-[ -f "$kernel" ] || { echo "qemu-run: error: no kernel image '$kernel'" >&2; exit 2; }
-[ -f "$initrd" ] || { echo "qemu-run: error: no initramfs '$initrd'" >&2; exit 2; }
-if [ -z "$log" ]; then
-	mkdir -p "$BUILD/logs"
-	log=$BUILD/logs/qemu-$(date +%Y%m%d-%H%M%S)-$$.log
-fi
+[ -f "$kernel" ] || die "no kernel image '$kernel'"
+[ -f "$initrd" ] || die "no initramfs '$initrd'"
+[ -n "$hwp" ] || [ -z "$hwp_log$hwp_opts$relay" ] || die "--hwp-log, --hwp-opts and --monitor-relay need --hwp"
+log=${log:-$BUILD/logs/qemu-$(date +%Y%m%d-%H%M%S)-$$.log}
 mkdir -p "$(dirname "$log")"
-
-if [ -z "$hwp" ] && { [ -n "$hwp_log" ] || [ -n "$hwp_opts" ] || [ -n "$relay" ]; }; then
-	echo "qemu-run: error: --hwp-log, --hwp-opts and --monitor-relay need --hwp" >&2
-	exit 2
-fi
 case "$arch" in
 x86_64)
 	qemu=(qemu-system-x86_64 -accel tcg -cpu Skylake-Client)
 	if [ -n "$hwp" ]; then
-		hwp_bin=$("$here/build-qemu.sh") || { echo "qemu-run: error: cannot build the HWP machine (tools/build-qemu.sh, see above)" >&2; exit 2; }
+		hwp_bin=$("$here/build-qemu.sh") || die "cannot build the HWP machine (tools/build-qemu.sh, see above)"
 		cpu=Skylake-Client,hwp=on
 		if [ -n "$hwp_log" ]; then
-			case "$hwp_log" in *,*) echo "qemu-run: error: --hwp-log path must not contain a comma: $hwp_log" >&2; exit 2 ;; esac
+			case "$hwp_log" in *,*) die "--hwp-log path must not contain a comma: $hwp_log" ;; esac
 			mkdir -p "$(dirname "$hwp_log")"
 			hwp_log=$(cd "$(dirname "$hwp_log")" && pwd)/$(basename "$hwp_log")
 			cpu=$cpu,hwp-log=$hwp_log
@@ -70,13 +62,13 @@ x86_64)
 	console=ttyS0
 	;;
 arm64)
-	[ -z "$hwp" ] || { echo "qemu-run: error: --hwp is x86_64 only" >&2; exit 2; }
+	[ -z "$hwp" ] || die "--hwp is x86_64 only"
 	qemu=(qemu-system-aarch64 -accel tcg -machine virt -cpu cortex-a57)
 	console=ttyAMA0
 	;;
 *) usage ;;
 esac
-command -v "${qemu[0]}" >/dev/null || { echo "qemu-run: error: ${qemu[0]} not found (run 'make deps')" >&2; exit 2; }
+command -v "${qemu[0]}" >/dev/null || die "${qemu[0]} not found (run 'make deps')"
 
 qemu+=(-smp "$smp" -m "$mem" -nographic -no-reboot -monitor none -serial stdio
 	-kernel "$kernel" -initrd "$initrd"

@@ -1,11 +1,23 @@
 # shellcheck shell=bash
-# Sourced by tools/fetch-base.sh and tools/build-qemu.sh: Debian mirrors from
-# the system's apt configuration, a private apt configuration in a directory
-# of ours (the system's apt sources are never edited), and checksum checks
-# against a pin file. The caller defines die MESSAGE and log MESSAGE; PIN
-# (the pin file) and PIN_HINT (how to pin another version); for apt_update
-# also APTDIR, APT_ARCH, APT_HOW (how to give other mirrors) and apt_sources
-# (prints the sources.list lines, on $MIRROR and $SECURITY_MIRROR).
+# Sourced by tools/fetch-base.sh and tools/build-qemu.sh (after env.sh): Debian
+# mirrors from the system's apt configuration, a private apt configuration in
+# a directory of ours (the system's apt sources are never edited), and files
+# fetched through it, checked against a pin file. The caller sets PIN (the pin
+# file), PIN_HINT (how to pin another version), and for apt_fetch also APTDIR,
+# APT_ARCH, APT_HOW (how to give other mirrors) and apt_sources (prints the
+# sources.list lines, on $MIRROR and $SECURITY_MIRROR).
+
+# apt_lock NAME: one run at a time per build dir (lock file $BUILD/NAME);
+# INT and TERM end the run through the EXIT trap, which removes $tmp (the
+# run's temporary directory, a global).
+apt_lock() {
+	mkdir -p "$BUILD"
+	exec 9>"$BUILD/$1"
+	flock -n 9 || { log "waiting for another ${0##*/} in $BUILD"; flock 9; }
+	trap 'rm -rf "${tmp:-}"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
 
 # The URIs of the system's deb and deb-src lines, one-line and deb822 formats.
 apt_system_uris() {
@@ -24,7 +36,6 @@ apt_system_uris() {
 
 # Set MIRROR and SECURITY_MIRROR: as given, else the system's .../debian and
 # .../debian-security (or the latter next to the former).
-# $1: how to give them, for the message when there is none.
 apt_pick_mirrors() {
 	local uris
 	uris=$(apt_system_uris || true)
@@ -38,14 +49,14 @@ apt_pick_mirrors() {
 		fi
 	fi
 	[ -n "${MIRROR:-}" ] || die "no Debian mirror found in /etc/apt (sources.list or *.sources).
-  $1"
+  Give one: $APT_HOW"
 }
 
 # apt_update: the mirrors, a private configuration in APTDIR for the lines
 # apt_sources prints (lists and cache in APTDIR too, exported as
 # APT_CONFIG), then apt-get update; on failure show its log and die.
 apt_update() {
-	apt_pick_mirrors "Give one: $APT_HOW"
+	apt_pick_mirrors
 	mkdir -p "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial"
 	apt_sources >"$APTDIR/sources.list.tmp"
 	mv "$APTDIR/sources.list.tmp" "$APTDIR/sources.list"
@@ -105,4 +116,45 @@ verify() {
 		log "  got      $got"
 		return 1
 	fi
+}
+
+# apt_fetch DIR PKG VERSION HOW COMMAND FILE...: the pinned FILEs in DIR.
+# Cached copies that do not match are deleted; if any is missing, `apt-get
+# COMMAND PKG=VERSION` downloads them into $tmp under DIR and each is checked
+# before it is moved in. HOW: how to choose another version, for a VERSION
+# the mirror does not serve (whose served versions are listed).
+apt_fetch() {
+	local dir=$1 pkg=$2 ver=$3 how=$4 cmd=$5 f ok=1
+	shift 5
+	for f; do
+		need_pin "$f" >/dev/null
+		if [ -f "$dir/$f" ] && ! verify "$dir/$f" "$f"; then
+			log "deleting the corrupted cached $dir/$f"
+			rm -f "$dir/$f"
+		fi
+		[ -f "$dir/$f" ] || ok=0
+	done
+	[ $ok = 0 ] || return 0
+	apt_update
+	mkdir -p "$dir"
+	tmp=$(mktemp -d "$dir/.download.XXXXXX")
+	log "downloading $pkg=$ver"
+	# shellcheck disable=SC2086 # COMMAND is words: download, source --download-only
+	if ! (cd "$tmp" && apt-get -q $cmd "$pkg=$ver") >"$tmp/log" 2>&1; then
+		sed 's/^/  /' "$tmp/log" >&2
+		if grep -qiE "was not found|Unable to (locate|find a source)|Can't select|Can not find version" "$tmp/log"; then
+			log "versions of $pkg served by the mirror now:"
+			apt-cache madison "$pkg" 2>/dev/null | sed 's/^/  /' >&2 || true
+			die "$pkg version $ver is not served any more.
+  $how"
+		fi
+		die "download of $pkg=$ver failed (see above)"
+	fi
+	for f; do
+		[ -f "$tmp/$f" ] || die "the download has no $f (files: $(cd "$tmp" && echo *))"
+		verify "$tmp/$f" "$f" || die "refusing $f: its sha256 does not match $(basename "$PIN") (deleted)"
+	done
+	for f; do mv "$tmp/$f" "$dir/$f"; done
+	rm -rf "$tmp"
+	log "downloaded and verified $* in $dir"
 }
