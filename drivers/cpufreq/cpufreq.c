@@ -2149,11 +2149,11 @@ EXPORT_SYMBOL_GPL(cpufreq_driver_fast_switch);
  * [@min_perf, @max_perf] (@min_perf is required, @max_perf is the most that is
  * allowed) and preferably close to @target_perf.
  *
- * The callback runs in scheduler context: under the runqueue lock, with
- * interrupts disabled and inside an RCU-sched read-side critical section.  It
- * must not sleep, also not on PREEMPT_RT (which is why it is passed the policy
- * rather than looking it up), must not take sleeping locks and should not do
- * slow work, such as reading MSRs.
+ * The callback runs in the context of the governor's utilization update (for
+ * schedutil, the scheduler's cpufreq_update_util() hook, with interrupts
+ * disabled).  It must not sleep, also not on PREEMPT_RT (which is why it is
+ * passed the policy rather than looking it up), must not take sleeping locks
+ * and should not do slow work, such as reading MSRs.
  *
  * This function must only be called while policy->fast_switch_enabled is set,
  * and only if the driver has ->adjust_perf() (see

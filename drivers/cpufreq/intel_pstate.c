@@ -853,7 +853,7 @@ static int intel_pstate_perf_ref(struct cpudata *cpu)
 
 	ref = DIV_ROUND_CLOSEST_ULL(ref, SCHED_CAPACITY_SCALE);
 
-	return clamp_t(u64, ref, 1, HWP_HIGHEST_PERF(~0ULL));
+	return clamp_t(u64, ref, 1, HWP_HIGHEST_PERF(~0L));
 }
 
 static void intel_pstate_get_hwp_max(struct cpudata *cpu, int *phy_max,

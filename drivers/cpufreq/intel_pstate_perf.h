@@ -149,8 +149,8 @@ hwp_perf_select(const struct hwp_perf_limits *lim, unsigned long min_perf,
  */
 static inline u64 hwp_perf_request(u64 req, const struct hwp_perf_levels *l)
 {
-	req &= ~(u64)(HWP_MIN_PERF(~0UL) | HWP_MAX_PERF(~0UL) |
-		      HWP_DESIRED_PERF(~0UL));
+	req &= ~(u64)(HWP_MIN_PERF(~0L) | HWP_MAX_PERF(~0L) |
+		      HWP_DESIRED_PERF(~0L));
 
 	return req | HWP_MIN_PERF(l->min) | HWP_MAX_PERF(l->max) |
 	       HWP_DESIRED_PERF(l->desired);

@@ -856,7 +856,7 @@ static void intel_pstate_perf_test_desired_zero(struct kunit *test)
 		l.desired = 0;
 		value = hwp_perf_request(before, &l);
 		KUNIT_EXPECT_EQ_MSG(test, value,
-				    plain & ~(u64)HWP_DESIRED_PERF(~0UL),
+				    plain & ~(u64)HWP_DESIRED_PERF(~0L),
 				    "hints %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, hwp_perf_request(value, &l), value,
 				    "hints %u: changed again", i);

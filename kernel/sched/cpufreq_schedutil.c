@@ -629,15 +629,6 @@ static void sugov_update_single_perf(struct update_util_data *hook, u64 time,
 	/* The request reflects the current limits, like a frequency update. */
 	sg_policy->need_freq_update = false;
 	sg_policy->last_freq_update_time = time;
-	/*
-	 * The driver's request now comes from the hints, not from next_freq.
-	 * Forget the frequency, as sugov_start() does, so that the first
-	 * update of the frequency path, if invariance is lost, reaches the
-	 * driver even when it selects the frequency requested last time: a
-	 * driver like intel_pstate would keep the last hints otherwise.
-	 */
-	sg_policy->next_freq = 0;
-	sg_policy->cached_raw_freq = 0;
 }
 
 static unsigned int sugov_next_freq_shared(struct sugov_cpu *sg_cpu, u64 time)

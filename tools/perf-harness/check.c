@@ -2,7 +2,7 @@
 /*
  * Exhaustive checks of the series' HWP mapping (intel_pstate_perf.h, compiled
  * from the kernel tree) against a reference written from DESIGN.md section 4,
- * with the hints scaled to the invariance reference (as patch 20 does).
+ * with the hints scaled to the invariance reference (as the [RFC] patch 19 does).
  *
  * The limits are ref (the level of full capacity in frequency-invariant
  * utilization: the hints are scaled to it), cap (the highest usable level:
