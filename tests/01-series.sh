@@ -114,15 +114,8 @@ else
 fi
 want=$(for p in "${pl[@]}"; do git mailinfo -b /dev/null /dev/null <"$p" | sed -n 's/^Subject: //p'; done)
 got=$(git -C "$KSRC" log --reverse --format=%s "$tag..series")
-if [ "$want" = "$got" ]; then
-	ktap_ok "series-subjects-in-order"
-else
-	ktap_fail "series-subjects-in-order" "branch subjects differ from patches/"
-fi
+ktap_check "series-subjects-in-order" "branch subjects differ from patches/" [ "$want" = "$got" ]
 others=$(git -C "$KSRC" log --format='%an <%ae>' "$tag..series" | sort -u | grep -vxF "$SERIES_AUTHOR" || true)
-if [ -z "$others" ]; then
-	ktap_ok "series-author-is-project-identity"
-else
-	ktap_fail "series-author-is-project-identity" "patches authored by $(echo "$others" | tr '\n' ';') instead of SERIES_AUTHOR ($SERIES_AUTHOR)"
-fi
+ktap_check "series-author-is-project-identity" \
+	"patches authored by $(echo "$others" | tr '\n' ';') instead of SERIES_AUTHOR ($SERIES_AUTHOR)" [ -z "$others" ]
 ktap_sub "fixes-apply-alone" "$REPO/tools/series-alone.sh"
