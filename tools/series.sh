@@ -58,15 +58,9 @@ cover_description() {
 	[ -f "$cl" ] || return 0
 	subject=$(git mailinfo /dev/null /dev/null <"$cl" | sed -n 's/^Subject: //p')
 	printf '%s\n\n' "$subject"
-	# body: after the mail headers, up to the shortlog ("Name (N):")
-	awk '
-		!inbody { if ($0 == "") inbody = 1; next }
-		/^[^ \t].* \([0-9]+\):$/ { exit }
-		{ buf[n++] = $0 }
-		END {
-			while (n > 0 && buf[n - 1] == "") n--
-			for (i = 0; i < n; i++) print buf[i]
-		}' "$cl"
+	# body: after the mail headers, up to the shortlog ("Name (N):"); the
+	# caller's $(...) drops the blank lines before it
+	awk '!inbody { inbody = ($0 == ""); next } /^[^ \t].* \([0-9]+\):$/ { exit } 1' "$cl"
 }
 
 # export_to DIR: replace DIR's *.patch with the branch, format-patched;
