@@ -1,17 +1,13 @@
 #!/bin/bash
-# Suite 01: `make tree` semantics, on a small scratch repository (always) and
-# on the real series in $KSRC (when patches/ has patches); and the fixes at
-# the front of the series apply to the base on their own, or with what the
-# cover letter says they need (tools/series-alone.sh, nested).
+# Suite 01: `make tree` on a scratch repository and on the real series, and
+# the fixes at its front alone (tools/series-alone.sh; harness.md, "Test suites").
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 BASE_VERSION=${BASE_VERSION:-5.10.262-1}
 SERIES_AUTHOR=${SERIES_AUTHOR:-Schedutil Perf Hints <perf-hints@example.org>}
 series=$REPO/tools/series.sh
 . "$REPO/tools/lib/ktap.sh"
-# six checks on a scratch repository, three on the real series, one of
-# the fixes alone
-ktap_plan 10
+ktap_plan 10 # 6 on the scratch repository, 3 on the real series, 1 nested
 
 scratch=$(mktemp -d "$BUILD/.test-series.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
