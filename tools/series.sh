@@ -242,8 +242,6 @@ files-status)
 	echo "the $(series_files | wc -l) kernel files in the repository are branch $SERIES_BRANCH's tip"
 	;;
 status)
-	# exit 0 if exporting the branch reproduces patches/ byte for byte;
-	# otherwise show the differences (patches/ on the left) and exit 1
 	if [ -f "$STATE" ] && read -r h t <"$STATE" && [ "$t" = "$(branch_tip)" ] && [ "$h" != "$(patches_hash)" ]; then
 		echo "patches/ changed since the last 'make tree': run 'make tree' to update branch $SERIES_BRANCH"
 		exit 1
