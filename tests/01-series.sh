@@ -1,17 +1,13 @@
 #!/bin/bash
-# Suite 01: `make tree` semantics, on a small scratch repository (always) and
-# on the real series in $KSRC (when patches/ has patches); and the fixes at
-# the front of the series apply to the base on their own, or with what the
-# cover letter says they need (tools/series-alone.sh, nested).
+# Suite 01: `make tree` on a scratch repository and on the real series, and
+# the fixes at its front alone (tools/series-alone.sh; harness.md, "Test suites").
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 BASE_VERSION=${BASE_VERSION:-5.10.262-1}
 SERIES_AUTHOR=${SERIES_AUTHOR:-Schedutil Perf Hints <perf-hints@example.org>}
 series=$REPO/tools/series.sh
 . "$REPO/tools/lib/ktap.sh"
-# six checks on a scratch repository, three on the real series, one of
-# the fixes alone
-ktap_plan 10
+ktap_plan 10 # 6 on the scratch repository, 3 on the real series, 1 nested
 
 scratch=$(mktemp -d "$BUILD/.test-series.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
@@ -114,15 +110,8 @@ else
 fi
 want=$(for p in "${pl[@]}"; do git mailinfo -b /dev/null /dev/null <"$p" | sed -n 's/^Subject: //p'; done)
 got=$(git -C "$KSRC" log --reverse --format=%s "$tag..series")
-if [ "$want" = "$got" ]; then
-	ktap_ok "series-subjects-in-order"
-else
-	ktap_fail "series-subjects-in-order" "branch subjects differ from patches/"
-fi
+ktap_check "series-subjects-in-order" "branch subjects differ from patches/" [ "$want" = "$got" ]
 others=$(git -C "$KSRC" log --format='%an <%ae>' "$tag..series" | sort -u | grep -vxF "$SERIES_AUTHOR" || true)
-if [ -z "$others" ]; then
-	ktap_ok "series-author-is-project-identity"
-else
-	ktap_fail "series-author-is-project-identity" "patches authored by $(echo "$others" | tr '\n' ';') instead of SERIES_AUTHOR ($SERIES_AUTHOR)"
-fi
+ktap_check "series-author-is-project-identity" \
+	"patches authored by $(echo "$others" | tr '\n' ';') instead of SERIES_AUTHOR ($SERIES_AUTHOR)" [ -z "$others" ]
 ktap_sub "fixes-apply-alone" "$REPO/tools/series-alone.sh"

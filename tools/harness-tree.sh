@@ -3,16 +3,16 @@
 # its uncommitted changes) with tools/testing/cpufreq-perf-test/harness-exports.patch
 # committed on top (fixed identity and date), in a detached worktree. Prints its path.
 #   tools/harness-tree.sh
-# Environment: REPO BUILD KSRC; HARNESS_TREE (default $BUILD/linux-harness).
+# Environment: REPO BUILD KSRC. The tree: $BUILD/linux-harness.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
 BUILD=${BUILD:-$REPO/build}
 KSRC=${KSRC:-$BUILD/linux}
-tree=${HARNESS_TREE:-$BUILD/linux-harness}
+tree=$BUILD/linux-harness
 patch=$REPO/tools/testing/cpufreq-perf-test/harness-exports.patch
 die() { echo "harness-tree: error: $*" >&2; exit 1; }
-[ -d "$KSRC/.git" ] || [ -f "$KSRC/.git" ] || die "no kernel tree in $KSRC"
+[ -e "$KSRC/.git" ] || die "no kernel tree in $KSRC"
 export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 export GIT_COMMITTER_NAME="Schedutil Perf Hints" GIT_COMMITTER_EMAIL=perf-hints@example.org
 mkdir -p "$BUILD/state"
