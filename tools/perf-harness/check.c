@@ -260,26 +260,13 @@ static void check_select(void)
 
 	/*
 	 * S1: every (capacity, target_perf), min_perf from a grid, P6 on
-	 * target; ref == cap on every capacity, the other refs() on the
-	 * sparse capacities.
+	 * target; S2: every (capacity, min_perf), target_perf from a grid, P6
+	 * on min; ref == cap on every capacity, the other refs() on the sparse
+	 * capacities.
 	 */
 	for (capacity = 1; capacity <= 1024; capacity++) {
 		unsigned long mps[] = { 0, 1, capacity / 4, capacity / 2, capacity - 1,
 					capacity, capacity + 1, 2048 };
-
-		for (g = 0; g < NGRID; g++) {
-			nref = sparse_capacity(capacity) ? refs(grid[g].cap, rv) : 1;
-			for (i = 0; i < nref; i++) {
-				struct lim5 q = grid[g];
-
-				q.ref = i ? rv[i] : q.cap;
-				for (k = 0; k < 8; k++)
-					sweep_target(&q, mps[k], 2048, capacity, "S1");
-			}
-		}
-	}
-	/* S2: every (capacity, min_perf), target_perf from a grid, P6 on min */
-	for (capacity = 1; capacity <= 1024; capacity++) {
 		unsigned long tps[] = { 0, 1, capacity / 3, capacity - 1, capacity,
 					capacity + 1, 2048 };
 
@@ -289,6 +276,8 @@ static void check_select(void)
 				struct lim5 q = grid[g];
 
 				q.ref = i ? rv[i] : q.cap;
+				for (k = 0; k < 8; k++)
+					sweep_target(&q, mps[k], 2048, capacity, "S1");
 				for (k = 0; k < 7; k++)
 					sweep_min(&q, tps[k], 2048, capacity, "S2");
 			}
