@@ -9,22 +9,14 @@
  * linux-source-7.3.  The shims are the same for both; each callback uses
  * the fields it reads.
  *
- * Shims (the kernel's definitions where they matter to the code generated):
- *  - struct cpudata, struct pstate_data, struct global_params: the fields
- *    the callbacks read, with the kernel's types; all_cpu_data, global,
- *    hwp_dec (series), hwp_desired_mask (7.3): file-scope statics as in
- *    intel_pstate.c, written by h6_init() so that the compiler cannot
- *    assume their values;
- *  - struct cpufreq_policy: cpu and cur;
- *  - wrmsrl() (5.10) and wrmsrq() (7.3): a store of the value to a variable
- *    and a count; wrmsrq_on_cpu() the same (not reached: 7.3's callback
- *    passes fast_switch = true);
- *  - intel_cpufreq_trace(): empty.  In the kernel it returns at once behind
- *    the pstate_sample tracepoint's static key (a patched-out jump) unless
- *    the tracepoint is enabled;
- *  - the HWP_* macros from KSRC's arch/x86/include/asm/msr-index.h, and
- *    READ_ONCE()/WRITE_ONCE()/DIV_ROUND_UP()/clamp_t() and friends from
- *    include/linux/kernel.h of the harness.
+ * Shims, with the kernel's types: the driver structures hold the fields the
+ * callbacks read; the file-scope statics are written by h6_init() so that
+ * the compiler cannot assume their values; wrmsrl() (5.10), wrmsrq() and
+ * wrmsrq_on_cpu() (7.3, not reached: its callback passes fast_switch =
+ * true) store the value and count; intel_cpufreq_trace() is empty, as in
+ * the kernel it returns at once behind the pstate_sample tracepoint's
+ * static key (a patched-out jump) unless the tracepoint is enabled.  The
+ * HWP_* macros are KSRC's arch/x86/include/asm/msr-index.h.
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>

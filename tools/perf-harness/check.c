@@ -139,18 +139,12 @@ static const struct lim5 grid[] = {
 };
 #define NGRID (int)(sizeof(grid) / sizeof(grid[0]))
 
-/*
- * The references tried with a cap: cap itself (7.3's scaling), cap - 9 and
- * cap + 9 (46 vs 37: turbo turned off with the reference of turbo on, and the
- * converse), the extremes 1 and 255; out-of-range and repeated values are
- * dropped.  Returns the count; refs[0] is cap.
- */
-static int refs(int cap, int *out)
+/* The levels of cand[0..nc) in 1..255, without repeats, into out; the count. */
+static int levels(const int *cand, int nc, int *out)
 {
-	int cand[] = { cap, cap - 9, cap + 9, 1, 255 };
 	int n = 0, i, j;
 
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < nc; i++) {
 		if (cand[i] < 1 || cand[i] > 255)
 			continue;
 		for (j = 0; j < n && out[j] != cand[i]; j++)
@@ -159,6 +153,18 @@ static int refs(int cap, int *out)
 			out[n++] = cand[i];
 	}
 	return n;
+}
+
+/*
+ * The references tried with a cap: cap itself (7.3's scaling), cap - 9 and
+ * cap + 9 (46 vs 37: turbo turned off with the reference of turbo on, and the
+ * converse), the extremes 1 and 255.  refs[0] is cap.
+ */
+static int refs(int cap, int *out)
+{
+	int cand[] = { cap, cap - 9, cap + 9, 1, 255 };
+
+	return levels(cand, 5, out);
 }
 
 /*
@@ -254,26 +260,13 @@ static void check_select(void)
 
 	/*
 	 * S1: every (capacity, target_perf), min_perf from a grid, P6 on
-	 * target; ref == cap on every capacity, the other refs() on the
-	 * sparse capacities.
+	 * target; S2: every (capacity, min_perf), target_perf from a grid, P6
+	 * on min; ref == cap on every capacity, the other refs() on the sparse
+	 * capacities.
 	 */
 	for (capacity = 1; capacity <= 1024; capacity++) {
 		unsigned long mps[] = { 0, 1, capacity / 4, capacity / 2, capacity - 1,
 					capacity, capacity + 1, 2048 };
-
-		for (g = 0; g < NGRID; g++) {
-			nref = sparse_capacity(capacity) ? refs(grid[g].cap, rv) : 1;
-			for (i = 0; i < nref; i++) {
-				struct lim5 q = grid[g];
-
-				q.ref = i ? rv[i] : q.cap;
-				for (k = 0; k < 8; k++)
-					sweep_target(&q, mps[k], 2048, capacity, "S1");
-			}
-		}
-	}
-	/* S2: every (capacity, min_perf), target_perf from a grid, P6 on min */
-	for (capacity = 1; capacity <= 1024; capacity++) {
 		unsigned long tps[] = { 0, 1, capacity / 3, capacity - 1, capacity,
 					capacity + 1, 2048 };
 
@@ -283,6 +276,8 @@ static void check_select(void)
 				struct lim5 q = grid[g];
 
 				q.ref = i ? rv[i] : q.cap;
+				for (k = 0; k < 8; k++)
+					sweep_target(&q, mps[k], 2048, capacity, "S1");
 				for (k = 0; k < 7; k++)
 					sweep_min(&q, tps[k], 2048, capacity, "S2");
 			}
@@ -326,16 +321,8 @@ static void check_select(void)
 				int ref = rv[i], lo = imin(ref, cap), hi = imax(ref, cap);
 				int cand[] = { 1, lo - 1, lo, lo + 1, (lo + hi) / 2,
 					       hi - 1, hi, hi + 1, 255 };
-				int r[9], nr = 0, j, m;
+				int r[9], nr = levels(cand, 9, r);
 
-				for (j = 0; j < 9; j++) {
-					if (cand[j] < 1 || cand[j] > 255)
-						continue;
-					for (m = 0; m < nr && r[m] != cand[j]; m++)
-						;
-					if (m == nr)
-						r[nr++] = cand[j];
-				}
 				for (a = 0; a < nr; a++)
 					for (b = 0; b < nr; b++)
 						for (c = 0; c < nr; c++) {

@@ -1,20 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Extract function definitions, verbatim, from kernel C files and headers
-# (the perf harness compiles them in user space behind shims; see
-# Documentation/project/perf-harness.md, "Compiled from kernel text").
+# Extract function and structure definitions, verbatim, from kernel C files
+# and headers (the perf harness compiles them in user space behind shims;
+# see Documentation/project/perf-harness.md, "Compiled from kernel text").
 #
 #   awk -f extract.awk -v spec=FNS -v label=NAME [-v config="CONFIG_A ..."] FILE... > out.c
 #
 # FNS lists the functions to take, one a line: the definition's header from
 # its first line up to (not including) the "{" that opens the body, with
-# whitespace collapsed to single blanks and none after "(" or before ")".
+# whitespace collapsed to single blanks and none after "(" or before ")";
+# or "struct NAME" for a structure.
 # A definition is recognised in kernel style: a line that is exactly "{"
 # opens the body, the header is the lines above it back to a blank line or
 # the end of a comment, declaration or block, and the body ends at the first
-# line that is exactly "}".  The functions are written out in the order of
-# the FILEs and of the lines in each, each preceded by a #line directive, so
-# that the compiler's messages point at its FILE.
+# line that is exactly "}"; a structure runs from a line that is exactly
+# "struct NAME {" to the first line that is exactly "};".  The definitions
+# are written out in the order of the FILEs and of the lines in each, each
+# preceded by a #line directive, so that the compiler's messages point at
+# its FILE.
 #
 # With config, the lines of a branch of "#ifdef CONFIG_X" or "#ifndef
 # CONFIG_X" (or of its "#else") that a kernel configured with exactly the
@@ -48,7 +51,7 @@ BEGIN {
 		if (l ~ /^#/ || l ~ /^[ \t]*$/)
 			continue
 		l = norm(l)
-		n = fname(l)
+		n = l ~ /\(/ ? fname(l) : l
 		want[n] = l
 		order[++nw] = n
 	}
@@ -81,28 +84,34 @@ config != "" && depth && /^#[ \t]*endif/ { depth-- }
 END {
 	if (err) exit err
 	for (i = 1; i <= NR; i++) {
-		if (line[i] != "{")
+		if (line[i] ~ /^struct [A-Za-z0-9_]+ \{$/) {
+			h = n = substr(line[i], 1, length(line[i]) - 2)
+			s = i
+			close_line = "};"
+		} else if (line[i] == "{") {
+			# the header: back to a blank line, a preprocessor line, or
+			# a line that ends a comment, a declaration or a block
+			for (s = i - 1; s >= 1; s--) {
+				if (file[s] != file[i] || line[s] ~ /^[ \t]*$/ || line[s] ~ /^#/ ||
+				    line[s] ~ /\*\/[ \t]*$/ || line[s] ~ /[;}][ \t]*$/)
+					break
+			}
+			s++
+			if (s >= i)
+				continue
+			h = ""
+			for (k = s; k < i; k++)
+				h = h " " line[k]
+			h = norm(h)
+			if (h !~ /\(/)
+				continue
+			n = fname(h)
+			close_line = "}"
+		} else
 			continue
-		# the header: back to a blank line, a preprocessor line, or a
-		# line that ends a comment, a declaration or a block
-		for (s = i - 1; s >= 1; s--) {
-			if (file[s] != file[i] || line[s] ~ /^[ \t]*$/ || line[s] ~ /^#/ ||
-			    line[s] ~ /\*\/[ \t]*$/ || line[s] ~ /[;}][ \t]*$/)
-				break
-		}
-		s++
-		if (s >= i)
-			continue
-		h = ""
-		for (k = s; k < i; k++)
-			h = h " " line[k]
-		h = norm(h)
-		if (h !~ /\(/)
-			continue
-		n = fname(h)
 		if (!(n in want))
 			continue
-		for (e = i + 1; e <= NR && file[e] == file[i] && line[e] != "}"; e++)
+		for (e = i + 1; e <= NR && file[e] == file[i] && line[e] != close_line; e++)
 			;
 		if (e > NR || file[e] != file[i]) {
 			printf "extract: %s: %s: no closing brace at column 0\n", file[i], n > "/dev/stderr"

@@ -28,7 +28,7 @@
 
 #include "sugov.h"
 
-enum { CFS, RT, DL, IRQ, BW, UMIN, UMAX, UUSED, RTRUN, BOOST, PREV, BUSY, NDIM };
+#define NDIM	12
 #define MAXV	8
 
 static const unsigned long caps[] = { 1024, 446, 3 };
@@ -41,19 +41,6 @@ struct example {
 
 static unsigned long inputs, want, differ, calls_bad, field[5];
 static struct example ex[3];
-
-static int set(unsigned long *v, const unsigned long *c, int nc)
-{
-	int n = 0, i, j;
-
-	for (i = 0; i < nc; i++) {
-		for (j = 0; j < n && v[j] != c[i]; j++)
-			;
-		if (j == n)
-			v[n++] = c[i];
-	}
-	return n;
-}
 
 static void print_ex(const struct example *e)
 {
@@ -74,30 +61,32 @@ static unsigned long run(unsigned long c)
 	const unsigned long ucl[] = { 0, c / 4, c / 2, c, (c + 1024) / 2, 1024 };
 	const unsigned long bin[] = { 0, 1 }, boost[] = { 0, 512, 1024 };
 	const unsigned long prev[] = { 0, c / 2, c, c + 1, 1280, 2048 };
-	unsigned long v[NDIM][MAXV], before = differ, *f[NDIM], w;
 	struct sg_in in = { .cap = c };
+	const struct { unsigned long *f; const unsigned long *c; int nc; } dim[NDIM] = {
+		{ &in.cfs, sig, 8 }, { &in.rt, sig, 8 }, { &in.dl, sig, 8 },
+		{ &in.irq, sig, 8 }, { &in.bw_dl, sig, 8 },
+		{ &in.uclamp_min, ucl, 6 }, { &in.uclamp_max, ucl, 6 },
+		{ &in.uclamp_used, bin, 2 }, { &in.rt_runnable, bin, 2 },
+		{ &in.boost, boost, 3 }, { &in.prev, prev, 6 }, { &in.busy, bin, 2 },
+	};
+	unsigned long v[NDIM][MAXV], before = differ, w = 1;
 	struct sg_out s, m;
-	int n[NDIM], k[NDIM] = { 0 }, d;
+	int n[NDIM], k[NDIM] = { 0 }, d, i, j;
 
-	f[CFS] = &in.cfs, f[RT] = &in.rt, f[DL] = &in.dl, f[IRQ] = &in.irq;
-	f[BW] = &in.bw_dl, f[UMIN] = &in.uclamp_min, f[UMAX] = &in.uclamp_max;
-	f[UUSED] = &in.uclamp_used, f[RTRUN] = &in.rt_runnable;
-	f[BOOST] = &in.boost, f[PREV] = &in.prev, f[BUSY] = &in.busy;
-	for (d = CFS; d <= BW; d++)
-		n[d] = set(v[d], sig, 8);
-	n[UMIN] = set(v[UMIN], ucl, 6);
-	n[UMAX] = set(v[UMAX], ucl, 6);
-	n[UUSED] = set(v[UUSED], bin, 2);
-	n[RTRUN] = set(v[RTRUN], bin, 2);
-	n[BOOST] = set(v[BOOST], boost, 3);
-	n[PREV] = set(v[PREV], prev, 6);
-	n[BUSY] = set(v[BUSY], bin, 2);
-	for (d = 0, w = 1; d < NDIM; d++)
+	/* each dimension's values, repeats (at small capacities) dropped */
+	for (d = 0; d < NDIM; d++) {
+		for (i = n[d] = 0; i < dim[d].nc; i++) {
+			for (j = 0; j < n[d] && v[d][j] != dim[d].c[i]; j++)
+				;
+			if (j == n[d])
+				v[d][n[d]++] = dim[d].c[i];
+		}
 		w *= n[d];
+	}
 	want += w;
 	do {
 		for (d = 0; d < NDIM; d++)
-			*f[d] = v[d][k[d]];
+			*dim[d].f = v[d][k[d]];
 		sg_series.update(&in, &s);
 		sg_m73.update(&in, &m);
 		inputs++;

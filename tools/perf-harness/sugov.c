@@ -8,8 +8,9 @@
  * KSRC (SG_M73=0) and SG_SIDE=m73 from Debian's linux-source-7.3 (SG_M73=1).
  *
  * Shims (the rest is kernel text, the rq accessors included):
- *  - struct rq, struct rt_rq, struct sugov_cpu, struct sugov_policy: the
- *    fields the text reads, set from struct sg_in by sg_update();
+ *  - struct rq, struct rt_rq: the fields the text reads, set from struct
+ *    sg_in by sg_update(); struct sugov_cpu and struct sugov_policy are
+ *    kernel text, their members' types here as empty structures;
  *  - arch_scale_cpu_capacity(): the capacity; arch_scale_freq_invariant():
  *    true; tick_nohz_get_idle_calls_cpu(): the saved count when busy;
  *  - 7.3's cpu_util_cfs() and cpu_util_cfs_boost() (fair.c, not extracted):
@@ -59,24 +60,16 @@ struct rq {
 	struct sched_avg avg_rt, avg_dl, avg_irq;
 	struct { unsigned int value; } uclamp[UCLAMP_CNT];
 };
-struct sugov_policy {
-	struct cpufreq_policy *policy;
-	u64 last_freq_update_time;
-	bool need_freq_update;
-	unsigned int next_freq, cached_raw_freq;	/* written by the series' [RFC] next_freq patch */
-};
-struct sugov_cpu {
-	struct update_util_data update_util;
-	struct sugov_policy *sg_policy;
-	unsigned int cpu;
-	bool iowait_boost_pending;
-	unsigned int iowait_boost;
-	u64 last_update;
-	unsigned long util;
-	unsigned long bw_dl, max;		/* 5.10 */
-	unsigned long bw_min, bw_max;		/* 7.3 */
-	unsigned long saved_idle_calls;
-};
+/* what struct sugov_policy embeds (kernel text), unused by the perf path */
+struct list_head { struct list_head *next, *prev; };
+typedef struct { } raw_spinlock_t;
+struct irq_work { };
+struct kthread_work { };
+struct mutex { };
+struct kthread_worker { };
+struct sugov_tunables;
+struct sugov_policy;
+struct sugov_cpu;
 
 static const struct sg_in *sg_in;
 static struct sg_out *sg_out;
