@@ -136,13 +136,18 @@ class Timeline:
         sp = self.span(phase)
         return self.in_effect(cpu, sp[1] - self.GRACE) if sp else None
 
-    def late_min(self, phase, cpu):
-        """Lowest DESIRED in effect over the second half of the phase."""
+    def second_half(self, phase, cpu):
+        """The requests in effect over the second half of the phase (up to
+        GRACE before its end)."""
         sp = self.span(phase)
         if not sp:
-            return None
+            return []
         mid = (sp[0] + sp[1]) // 2
-        rs = [r for r in (self.in_effect(cpu, mid),) if r] + self.writes(cpu, mid, sp[1] - self.GRACE)
+        return [r for r in (self.in_effect(cpu, mid),) if r] + self.writes(cpu, mid, sp[1] - self.GRACE)
+
+    def late_min(self, phase, cpu):
+        """Lowest DESIRED in effect over the second half of the phase."""
+        rs = self.second_half(phase, cpu)
         return min(r["des"] for r in rs) if rs else None
 
     @staticmethod
