@@ -35,7 +35,9 @@ def parse_console(path):
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
-            m = re.match(r"^PHASE (\d+) (\S+)$", line)
+            # guest-lib.sh's mark(), and tests/robustness/guest.sh's (a
+            # kernel message may follow its scenario on the same line)
+            m = re.match(r"^PHASE (\d+) (\S+)$", line) or re.match(r"^R-MARK (\d+) ([a-z0-9.]+)", line)
             if m:
                 phases[int(m.group(1))] = m.group(2)
                 continue

@@ -5,8 +5,10 @@
     check.py platform CONSOLE RECORD                 suite 59, platform-guest.sh
     check.py dec CONSOLE RECORD                      suite 59, dec-guest.sh
     check.py emulator CONSOLE RECORD TRANSCRIPT      suite 54, emulator-guest.sh
+    check.py robustness CONSOLE RECORD SCENARIO...   suite 58, the record
+    check.py scenarios CONSOLE SCENARIO...           suite 58, the guest's results
 
-CONSOLE is the guest's console (PHASE lines, KEY=value lines,
+CONSOLE is the guest's console (PHASE or R-MARK lines, KEY=value lines,
 DMESG: lines), RECORD the machine's record of events (one per line,
 Documentation/project/hwp-machine.md); tools/hwp_record.py parses both and
 cuts the record into phases at the guest's markers. Each kind prints one
@@ -16,7 +18,9 @@ that raises fails alone, the others still run; exit status 1 on a failure.
 Every figure comes from the emulated machine: simulated, not measured on
 hardware.
 """
+import io
 import os
+import re
 import statistics
 import sys
 
@@ -633,6 +637,130 @@ def emulator(tl, transcript):
     return cs
 
 
+# ---- robustness: each scenario's record (suite 58) ---------------------------
+# SCENARIO... are the marks the host expects (setup, governors, ..., end);
+# the checks are robustness.md's "The machine's record". The scenarios
+# that run schedutil under load also need writes of its perf path.
+STEERED = ("governors", "hotplug", "limits", "modes", "freeze")
+
+
+def robustness(tl, err, expected):
+    caps = {}
+    try:
+        for e in tl.events:
+            if e["ev"] == "caps":
+                caps[int(e["cpu"])] = (int(e["lowest"]), int(e["highest"]))
+    except Exception as e:  # every check fails, by name
+        err = "cannot read the console or the record: %s: %s" % (type(e).__name__, e)
+    num, reqs = tl.num, tl.reqs if not err else []
+    cs = check = ktap.Checks()
+
+    @check("record.markers")
+    def _():
+        missing = sorted(s for s in expected if s not in num or num[s] not in tl.marks)
+        return (not missing and caps,
+                "%d scenario markers expected, %s missing on the console or in the record; capabilities of %d CPUs" % (
+                    len(expected), missing or "none", len(caps)))
+
+    def ordered(scen):
+        if scen not in num:
+            return False, "no R-MARK of this scenario on the console"
+        rs = [r for r in reqs if r["phase"] == num[scen]]
+        wrong = []
+        for r in rs:
+            lo, hi = caps.get(r["cpu"], (0, 255))
+            ok = r["min"] <= r["max"] and lo <= r["min"] <= hi and r["max"] >= lo
+            if r["des"]:
+                ok = ok and r["min"] <= r["des"] <= r["max"] and r["des"] <= hi
+            if not ok:
+                wrong.append("cpu%d %d/%d/%d" % (r["cpu"], r["min"], r["max"], r["des"]))
+        if not rs:
+            return False, "no write in this scenario: nothing shows the order of its requests"
+        return (not wrong,
+                "%d writes, all MIN <= DESIRED <= MAX within the CPU's levels" % len(rs) if not wrong
+                else "%d of %d writes out of order or out of range (MIN/MAX/DESIRED): %s" % (
+                    len(wrong), len(rs), " ".join(wrong[:6])))
+
+    def perf_path(scen):
+        if scen not in num:
+            return False, "no R-MARK of this scenario on the console"
+        perf = [r for r in reqs if r["phase"] == num[scen] and r["des"] and r["min"] < r["des"]]
+        cpus = sorted({r["cpu"] for r in perf})
+        return (caps and len(cpus) == len(caps),
+                "%d writes with DESIRED above MIN, on CPUs %s of %d" % (len(perf), cpus, len(caps)))
+
+    for scen in expected:
+        check("record.%s.ordered" % scen)(lambda scen=scen: ordered(scen))
+        if scen in STEERED:
+            check("record.%s.perf_path" % scen)(lambda scen=scen: perf_path(scen))
+    rc = cs.report(err)
+    print("# record: %d HWP_REQUEST writes in all (simulated machine)" % len(reqs))
+    return rc
+
+
+# ---- scenarios: the guest's own results (suite 58) ---------------------------
+# tests/robustness/guest.sh's console lines "R-PASS: NAME", "R-FAIL: NAME:
+# WHY", "R-SKIP: NAME: WHY" keep their own protocol. The plan is the list of
+# SCENARIOs the host asked for (setup, governors, ..., teardown). Each
+# scenario is one result with the guest's lines named NAME or NAME.* as its
+# nested document; a scenario with no line on the console fails. A last
+# result, "guest", holds the lines of no scenario, the guest's end (R-DONE)
+# and its own count of failures against the R-FAIL lines on the console.
+
+# a kernel message may follow a result on the same console line: cut it
+KMSG = re.compile(r"\[ *\d+\.\d+\] .*$")
+RESULT = re.compile(r"^R-(PASS|FAIL|SKIP): (.*)$")
+
+
+def nested(results, indent="    "):
+    """A nested document of RESULTS [(status, name, why)], indented; True
+    if all passed."""
+    buf = io.StringIO()
+    t = ktap.Ktap(len(results), out=buf)
+    for st, name, why in results:
+        if st == "PASS":
+            t.ok(name, why)
+        elif st == "SKIP":
+            t.skip(name, why or "skipped")
+        else:
+            t.not_ok(name, why or "failed")
+    for line in buf.getvalue().splitlines():
+        print(indent + line)
+    return not t.failed
+
+
+def scenarios(console, asked):
+    lines = []
+    with open(console, errors="replace") as f:
+        text = f.read()
+    for line in text.split("\n"):
+        m = RESULT.match(KMSG.sub("", line).rstrip())
+        if m:
+            name, _, why = m.group(2).partition(": ")
+            lines.append((m.group(1), name.strip(), why.strip()))
+    t = ktap.Ktap(len(asked) + 1)
+    used = set()
+    for sc in asked:
+        mine = [(i, r) for i, r in enumerate(lines) if r[1] == sc or r[1].startswith(sc + ".")]
+        used.update(i for i, _ in mine)
+        if not mine:
+            t.not_ok(sc, "no result of this scenario reached the console")
+            continue
+        ok = nested([r for _, r in mine])
+        t.check(sc, ok, "" if ok else "a check of the scenario failed")
+    rest = [r for i, r in enumerate(lines) if i not in used]
+    m = re.search(r"^R-DONE: (\d+) failure", text, re.M)
+    nfail = sum(1 for st, _, _ in lines if st == "FAIL")
+    rest.append(("PASS" if m else "FAIL", "finished",
+                 "R-DONE: %s failure(s)" % m.group(1) if m else "the scenario script did not finish (no R-DONE)"))
+    rest.append(("PASS" if m and int(m.group(1)) == nfail else "FAIL", "failure_count",
+                 "the guest counted %s failure(s), the console shows %d R-FAIL lines" % (
+                     m.group(1) if m else "?", nfail)))
+    ok = nested(rest)
+    t.check("guest", ok, "" if ok else "see above")
+    return 1 if t.failed else 0
+
+
 # ---- main ----------------------------------------------------------------------
 
 # kind: (its checks, its number of arguments)
@@ -641,6 +769,10 @@ KINDS = {"driver": (driver, 2), "platform": (platform, 2), "dec": (dec, 2), "emu
 
 def main(argv):
     kind, args = (argv[0], argv[1:]) if argv else ("", [])
+    if kind == "scenarios" and args:
+        return scenarios(args[0], args[1:])
+    if kind == "robustness" and len(args) >= 3:
+        return robustness(*Timeline.load(args[0], args[1]), args[2:])
     if kind not in KINDS or len(args) != KINDS[kind][1]:
         print(__doc__, file=sys.stderr)
         return 2
