@@ -7,6 +7,7 @@
     check.py emulator CONSOLE RECORD TRANSCRIPT      suite 54, emulator-guest.sh
     check.py robustness CONSOLE RECORD SCENARIO...   suite 58, the record
     check.py scenarios CONSOLE SCENARIO...           suite 58, the guest's results
+    check.py ab BASE_RECORD SERIES_RECORD            suite 57, the two kernels
 
 CONSOLE is the guest's console (PHASE or R-MARK lines, KEY=value lines,
 DMESG: lines), RECORD the machine's record of events (one per line,
@@ -25,6 +26,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import hwp_record  # noqa: E402
 from hwp_record import Timeline  # noqa: E402
 import ktap  # noqa: E402
 
@@ -761,6 +763,24 @@ def scenarios(console, asked):
     return 1 if t.failed else 0
 
 
+# ---- ab: what each kernel asked the machine for (suite 57) -------------------
+
+def ab(base, series):
+    def requests(k, rec):
+        reqs, _ = hwp_record.phases(hwp_record.parse_record(rec))
+        des = [r for r in reqs if r["des"]]
+        if k == "base":
+            return (reqs and not des,
+                    "%d writes, %d with DESIRED set (the base writes its target into MIN only)" % (len(reqs), len(des)))
+        steer = [r for r in des if r["min"] < r["des"]]
+        return steer, "%d writes, %d with DESIRED above MIN (schedutil's hints)" % (len(reqs), len(steer))
+
+    t = ktap.Ktap(2)
+    for k, rec in (("base", base), ("series", series)):
+        t.run("%s requests (simulated machine)" % k, lambda k=k, rec=rec: requests(k, rec))
+    return 1 if t.failed else 0
+
+
 # ---- main ----------------------------------------------------------------------
 
 # kind: (its checks, its number of arguments)
@@ -771,6 +791,8 @@ def main(argv):
     kind, args = (argv[0], argv[1:]) if argv else ("", [])
     if kind == "scenarios" and args:
         return scenarios(args[0], args[1:])
+    if kind == "ab" and len(args) == 2:
+        return ab(*args)
     if kind == "robustness" and len(args) >= 3:
         return robustness(*Timeline.load(args[0], args[1]), args[2:])
     if kind not in KINDS or len(args) != KINDS[kind][1]:
