@@ -2,7 +2,7 @@
 # Suite 54: the emulated HWP machine itself, before the suites that rely on
 # it; counted apart (tests/NN-emulator-*). Builds QEMU (tools/build-qemu.sh),
 # boots the x86 test kernel with tests/hwp-machine/emulator-guest.sh, checked
-# by emulator-check.py, then the stock machine with stock-guest.sh.
+# by check.py emulator, then the stock machine with stock-guest.sh.
 # Environment: REPO BUILD KSRC; HWP_SUITE_TIMEOUT (s, default 600). KTAP,
 # plan 4. Documentation/project/hwp-machine.md, "The machine's own checks".
 set -uo pipefail
@@ -48,7 +48,7 @@ if "$REPO/tools/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$record" \
 	else
 		ktap_ok "guest run" "$(grep -c . "$record") events in the record"
 	fi
-	ktap_sub "machine checks" python3 "$REPO/tests/hwp-machine/emulator-check.py" \
+	ktap_sub "machine checks" python3 "$REPO/tests/hwp-machine/check.py" emulator \
 		"$out/console.txt" "$record" "$log.monitor"
 else
 	sed 's/^/  /' "$out/qemu.out" | tail -n 20

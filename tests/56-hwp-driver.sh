@@ -1,6 +1,6 @@
 #!/bin/bash
 # Suite 56: the real intel_pstate (passive, schedutil) on the emulated HWP
-# machine: tests/hwp-machine/guest.sh runs the loads and scenarios, check.py
+# machine: tests/hwp-machine/guest.sh runs the loads and scenarios, check.py driver
 # checks the machine's record of every HWP_REQUEST write; then the series'
 # kselftest in five short boots (selftest-paths.sh).
 # Environment: REPO BUILD KSRC; HWP_SUITE_TIMEOUT (s, default 600). KTAP,
@@ -14,7 +14,7 @@ mkdir -p "$out" "$logs"
 . "$REPO/tools/lib/ktap.sh"
 . "$REPO/tools/lib/hwp-machine.sh"
 # the machine and kernel, the kselftest's build, the guest's run, the
-# checker's nested document (tests/hwp-machine/check.py), and the
+# checker's nested document (tests/hwp-machine/check.py driver), and the
 # kselftest's five paths below
 ktap_plan 9
 
@@ -63,7 +63,7 @@ if [ -n "$errs" ]; then
 else
 	ktap_ok "guest run" "$(grep -c . "$record") events in the record"
 fi
-ktap_sub "checks" python3 "$REPO/tests/hwp-machine/check.py" --levels 30:24:18:8 "$out/console.txt" "$record"
+ktap_sub "checks" python3 "$REPO/tests/hwp-machine/check.py" driver "$out/console.txt" "$record"
 
 # The kselftest's own paths, one short boot each (tests/hwp-machine/
 # selftest-paths.sh): booted in the active mode, it switches to passive,

@@ -138,30 +138,7 @@ done
 [ $ok = 1 ] || stop "a run failed"
 
 # 3. what each kernel asked the machine for, during the workloads
-ktap_sub requests python3 - "$dir/base.txt" "$logs/57-base.record" "$dir/series.txt" "$logs/57-series.record" <<'PY'
-import os
-import sys
-sys.path.insert(0, os.path.join(os.environ["REPO"], "tools"))
-import hwp_record
-import ktap
-
-
-def requests(k, rec):
-    reqs, _ = hwp_record.phases(hwp_record.parse_record(rec))
-    n = len(reqs)
-    des = [r for r in reqs if r["des"]]
-    if k == "base":
-        return (n > 0 and not des,
-                "%d writes, %d with DESIRED set (the base writes its target into MIN only)" % (n, len(des)))
-    steer = [r for r in des if r["min"] < r["des"]]
-    return len(steer) > 0, "%d writes, %d with DESIRED above MIN (schedutil's hints)" % (n, len(steer))
-
-
-t = ktap.Ktap(2)
-for k, rec in (("base", sys.argv[2]), ("series", sys.argv[4])):
-    t.run("%s requests (simulated machine)" % k, lambda k=k, rec=rec: requests(k, rec))
-sys.exit(1 if t.failed else 0)
-PY
+ktap_sub requests python3 "$REPO/tests/hwp-machine/check.py" ab "$logs/57-base.record" "$logs/57-series.record"
 
 # 4. the tool's table, every figure simulated
 echo "# hwp-ab table (SIMULATED energy and power of the emulated HWP machine's model, not measured):"

@@ -3,7 +3,7 @@
 # UBSAN, ...): both KUnit suites on the stock machine; on the emulated HWP
 # machine the test module's refusal, then tests/robustness/guest.sh (fault
 # scenarios under load, upstream cpufreq selftests, bad input, freeze), each
-# scenario's record checked by record.py; no splat. KTAP, plan 11.
+# scenario's record checked by check.py robustness; no splat. KTAP, plan 11.
 # Environment: REPO BUILD KSRC; ROBUST_ITER, ROBUST_TIMEOUT, ROBUST_SELFTESTS,
 # SPTEST_FULL, ROBUST_ARGS:
 # Documentation/project/robustness.md.
@@ -167,15 +167,15 @@ else
 fi
 
 # 2. the guest's own checks, one result per scenario asked for (the guest
-# keeps its R-PASS/R-FAIL/R-SKIP console lines; results.py nests them), and
-# the machine's record of each scenario
+# keeps its R-PASS/R-FAIL/R-SKIP console lines; check.py scenarios nests
+# them), and the machine's record of each scenario (check.py robustness)
 scen=(setup governors hotplug limits modes)
 IFS=, read -r -a sts <<<"${ROBUST_SELFTESTS:-basic,sptest1,sptest2,sptest3,sptest4}"
 for t in "${sts[@]}"; do scen+=("selftest.$t"); done
 scen+=(badinput freeze)
 sed -n 's/\[ *[0-9][0-9]*\.[0-9]*\] .*//; s/^R-INFO: /# /p' "$log.txt"
-ktap_sub scenarios python3 "$REPO/tests/robustness/results.py" guest "$log.txt" "${scen[@]}" teardown
-ktap_sub record python3 "$REPO/tests/robustness/record.py" "$log.txt" "$record" "${scen[@]}" end
+ktap_sub scenarios python3 "$REPO/tests/hwp-machine/check.py" scenarios "$log.txt" "${scen[@]}" teardown
+ktap_sub record python3 "$REPO/tests/hwp-machine/check.py" robustness "$log.txt" "$record" "${scen[@]}" end
 
 # 3. the whole log
 n=$(grep -cE "$splats" "$log.txt")

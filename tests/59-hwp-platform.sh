@@ -3,7 +3,7 @@
 # (passive, schedutil), two boots: "platform" (platform-guest.sh: a base ratio
 # above the guaranteed level, no_turbo, active -> passive, turbo off by the
 # platform, the guaranteed level lowered over QMP) and "dec" (dec-guest.sh:
-# DEC on, no DESIRED written), both checked by platform-check.py.
+# DEC on, no DESIRED written), checked by check.py platform and dec.
 # Environment: REPO BUILD KSRC; HWP_SUITE_TIMEOUT (s, default 600). KTAP,
 # plan 4. Documentation/project/hwp-machine.md, "The suites that boot it".
 set -uo pipefail
@@ -56,13 +56,13 @@ boot() {
 
 if boot platform "$REPO/tests/hwp-machine/platform-guest.sh" \
 	hwp-highest=30:24,hwp-guaranteed=18,hwp-base=20 --monitor-relay; then
-	ktap_sub "platform checks" python3 "$REPO/tests/hwp-machine/platform-check.py" platform \
+	ktap_sub "platform checks" python3 "$REPO/tests/hwp-machine/check.py" platform \
 		"$out/console-platform.txt" "$logs/59-hwp-platform-platform.record"
 else
 	ktap_fail "platform checks" "not run: no guest run to check"
 fi
 if boot dec "$REPO/tests/hwp-machine/dec-guest.sh" hwp-highest=30:24,hwp-dec=on; then
-	ktap_sub "dec checks" python3 "$REPO/tests/hwp-machine/platform-check.py" dec \
+	ktap_sub "dec checks" python3 "$REPO/tests/hwp-machine/check.py" dec \
 		"$out/console-dec.txt" "$logs/59-hwp-platform-dec.record"
 else
 	ktap_fail "dec checks" "not run: no guest run to check"

@@ -35,7 +35,9 @@ def parse_console(path):
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
-            m = re.match(r"^PHASE (\d+) (\S+)$", line)
+            # guest-lib.sh's mark(), and tests/robustness/guest.sh's (a
+            # kernel message may follow its scenario on the same line)
+            m = re.match(r"^PHASE (\d+) (\S+)$", line) or re.match(r"^R-MARK (\d+) ([a-z0-9.]+)", line)
             if m:
                 phases[int(m.group(1))] = m.group(2)
                 continue
@@ -136,13 +138,18 @@ class Timeline:
         sp = self.span(phase)
         return self.in_effect(cpu, sp[1] - self.GRACE) if sp else None
 
-    def late_min(self, phase, cpu):
-        """Lowest DESIRED in effect over the second half of the phase."""
+    def second_half(self, phase, cpu):
+        """The requests in effect over the second half of the phase (up to
+        GRACE before its end)."""
         sp = self.span(phase)
         if not sp:
-            return None
+            return []
         mid = (sp[0] + sp[1]) // 2
-        rs = [r for r in (self.in_effect(cpu, mid),) if r] + self.writes(cpu, mid, sp[1] - self.GRACE)
+        return [r for r in (self.in_effect(cpu, mid),) if r] + self.writes(cpu, mid, sp[1] - self.GRACE)
+
+    def late_min(self, phase, cpu):
+        """Lowest DESIRED in effect over the second half of the phase."""
+        rs = self.second_half(phase, cpu)
         return min(r["des"] for r in rs) if rs else None
 
     @staticmethod
