@@ -1,7 +1,7 @@
 # Guest of tests/59-hwp-platform.sh, boot "dec": MSR_POWER_CTL bit 27 (DEC)
 # set by the platform (hwp-dec=on); intel_pstate must write no DESIRED while
 # MIN and MAX follow the hints. Phases and KEY=value lines: guest-lib.sh;
-# checked by platform-check.py dec. Documentation/project/hwp-machine.md.
+# checked by check.py dec. Documentation/project/hwp-machine.md.
 set -u
 . /lib/hwp-guest-lib.sh
 p1=$c/cpu1/cpufreq

@@ -2,7 +2,7 @@
 # the machine (capabilities, HWP_REQUEST, TSC rate, APERF/MPERF at held
 # levels, energy counter, turbo-disable bit, clock, the guaranteed level
 # changed over QMP through tools/hwp-monitor.py's HWP-MONITOR lines).
-# KEY=value lines (guest-lib.sh), checked by emulator-check.py;
+# KEY=value lines (guest-lib.sh), checked by check.py emulator;
 # Documentation/project/hwp-machine.md, "The machine's own checks".
 set -u
 . /lib/hwp-guest-lib.sh

@@ -2,7 +2,7 @@
 # under a MSR_PLATFORM_INFO base ratio of 20 (TSC 2.0 GHz), vCPU 1 an
 # efficiency core (24 against 30), QMP through tools/hwp-monitor.py
 # (HWP-MONITOR lines). Phases and KEY=value lines: guest-lib.sh; checked by
-# platform-check.py. Documentation/project/hwp-machine.md.
+# check.py platform. Documentation/project/hwp-machine.md.
 set -u
 . /lib/hwp-guest-lib.sh
 pst=$c/intel_pstate
