@@ -3,36 +3,24 @@
  * Test-only cpufreq driver with ->adjust_perf(), and a KUnit suite that
  * checks, in a booted kernel, how the cpufreq core and schedutil use it.
  *
- * The driver has a small frequency table and implements ->target_index(),
- * ->fast_switch() and ->adjust_perf().  It changes nothing in hardware: every
- * callback only records its arguments in a per-CPU record (call counts, the
- * last and largest performance hints, the shortest time between two
- * ->adjust_perf() calls, calls made in the wrong context).  The suite
- * registers it in the configurations it needs (with or without
- * ->adjust_perf(), with or without fast switching, one policy per CPU or one
- * policy for all CPUs), puts real load on a CPU with a CPU-bound kthread and
- * checks what schedutil asked of the driver.
+ * The driver changes nothing in hardware: its ->target_index(),
+ * ->fast_switch() and ->adjust_perf() only record their arguments per CPU.
+ * Each case registers it as it needs (with or without ->adjust_perf() or
+ * fast switching, one policy per CPU or one for all), loads a CPU with a
+ * kthread and checks what schedutil asked of the driver.
  *
- * Which callback schedutil must reach depends on frequency invariance:
- * ->adjust_perf() where the scheduler's utilization is frequency-invariant,
- * ->fast_switch() where it is not.  On arm64 invariance follows from the
- * registered driver itself (the cpufreq core enables it for any driver that
- * is not a ->setpolicy() one), so the perf path runs there.  On x86 it needs
- * the APERF/MPERF counters, which QEMU TCG does not have, so the frequency
- * fallback runs there; the x86-only cases also force invariance on and watch
- * the kernel take it away again while the load runs.
+ * schedutil must reach ->adjust_perf() where utilization is
+ * frequency-invariant, ->fast_switch() where it is not.  On arm64 the
+ * registered driver itself makes it invariant, so the perf path runs there.
+ * On x86 invariance needs APERF/MPERF, which QEMU TCG lacks, so the
+ * frequency fallback runs there; the x86-only cases also force invariance
+ * on and watch the kernel take it away again under load.
  *
- * For testing only: it is useless, and harmful to frequency scaling, on a
- * real system.
- *
- * HARNESS ONLY, not part of the series: an external module built against
- * a configured test kernel (make -C <tree> O=<build> M=<dir>, see
- * tools/build-test-module.sh) and loaded only in the test guests of make
- * check.  The suite runs when the module is loaded (insmod) and prints its
- * TAP to the kernel log.  The module refuses to load, changing nothing,
- * where another cpufreq driver is registered.  What it uses that 5.10
- * does not export comes from harness-exports.patch, which the harness
- * applies on top of the series for the test kernels only.
+ * HARNESS ONLY, not part of the series: an external module built against a
+ * configured test kernel (tools/build-test-module.sh) and loaded only in the
+ * test guests of make check, where its suite runs at insmod.  It refuses to
+ * load, changing nothing, where another cpufreq driver is registered.  What
+ * it uses that 5.10 does not export comes from harness-exports.patch.
  */
 
 #define pr_fmt(fmt) "cpufreq-perf-test: " fmt
@@ -57,8 +45,11 @@
 
 /* Rate limit that schedutil derives from policy->transition_delay_us. */
 #define PT_RATE_LIMIT_US	20000
-/* Clock skew allowed between the governor's rq clock and local_clock(). */
-#define PT_RATE_SLACK_NS	(2 * NSEC_PER_MSEC)
+/*
+ * The shortest gap between ->adjust_perf() calls at that rate limit, less
+ * clock skew between the governor's rq clock and local_clock().
+ */
+#define PT_MIN_GAP_NS	((u64)PT_RATE_LIMIT_US * NSEC_PER_USEC - 2 * NSEC_PER_MSEC)
 
 static struct cpufreq_frequency_table pt_freq_table[] = {
 	{ .frequency = 400000 },
@@ -70,14 +61,6 @@ static struct cpufreq_frequency_table pt_freq_table[] = {
 
 #define PT_MIN_FREQ	400000
 #define PT_MAX_FREQ	1600000
-
-/* The callback that set the request a CPU runs with. */
-enum pt_call {
-	PT_CALL_NONE,
-	PT_CALL_TARGET,
-	PT_CALL_FAST_SWITCH,
-	PT_CALL_ADJUST_PERF,
-};
 
 /* What the driver saw for one CPU. */
 struct pt_record {
@@ -96,14 +79,12 @@ struct pt_record {
 	unsigned long last_max_perf;
 	unsigned long last_capacity;
 	unsigned long max_target_perf;
-	/* the highest min_perf seen */
 	unsigned long max_min_perf;
 	u64 last_adjust_ns;
 	u64 min_adjust_gap_ns;
 	unsigned int last_freq;
-	/* device state, kept by pt_reset(): */
+	/* device state, kept by pt_reset() */
 	unsigned int cur_freq;
-	enum pt_call last_call;
 };
 
 struct pt_cpu {
@@ -126,17 +107,14 @@ static atomic_t pt_exits = ATOMIC_INIT(0);
 static void pt_reset(unsigned int cpu)
 {
 	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
-	enum pt_call last_call;
 	unsigned int cur_freq;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&pc->lock, flags);
 	cur_freq = pc->rec.cur_freq;
-	last_call = pc->rec.last_call;
 	memset(&pc->rec, 0, sizeof(pc->rec));
 	pc->rec.min_adjust_gap_ns = U64_MAX;
 	pc->rec.cur_freq = cur_freq;
-	pc->rec.last_call = last_call;
 	raw_spin_unlock_irqrestore(&pc->lock, flags);
 }
 
@@ -188,10 +166,7 @@ static int pt_cpufreq_exit(struct cpufreq_policy *policy)
 
 static unsigned int pt_cpufreq_get(unsigned int cpu)
 {
-	struct pt_record rec;
-
-	pt_snapshot(cpu, &rec);
-	return rec.cur_freq;
+	return READ_ONCE(per_cpu_ptr(&pt_cpus, cpu)->rec.cur_freq);
 }
 
 static int pt_cpufreq_target_index(struct cpufreq_policy *policy,
@@ -203,7 +178,6 @@ static int pt_cpufreq_target_index(struct cpufreq_policy *policy,
 
 	raw_spin_lock_irqsave(&pc->lock, flags);
 	pc->rec.target_calls++;
-	pc->rec.last_call = PT_CALL_TARGET;
 	pc->rec.last_freq = freq;
 	raw_spin_unlock_irqrestore(&pc->lock, flags);
 	pt_set_cur_freq(policy->cpus, freq);
@@ -218,7 +192,6 @@ static unsigned int pt_cpufreq_fast_switch(struct cpufreq_policy *policy,
 
 	raw_spin_lock(&pc->lock);
 	pc->rec.fast_switch_calls++;
-	pc->rec.last_call = PT_CALL_FAST_SWITCH;
 	if (!irqs_disabled())
 		pc->rec.bad_context++;
 	pc->rec.last_freq = target_freq;
@@ -240,7 +213,6 @@ static void pt_cpufreq_adjust_perf(struct cpufreq_policy *policy,
 
 	raw_spin_lock(&pc->lock);
 	rec->adjust_perf_calls++;
-	rec->last_call = PT_CALL_ADJUST_PERF;
 	if (!irqs_disabled() || policy->cpu != smp_processor_id() ||
 	    !cpumask_equal(policy->cpus, cpumask_of(policy->cpu)))
 		rec->bad_context++;
@@ -279,6 +251,7 @@ static struct cpufreq_driver pt_driver = {
 
 #define PT_MAX_HOGS	4
 
+/* What pt_test_exit() undoes, however a case ends. */
 struct pt_ctx {
 	bool registered;
 	/* x86 invariance key state to restore, if a case changed it */
@@ -296,9 +269,14 @@ static int pt_hog_fn(void *data)
 	return 0;
 }
 
-/* Start a kthread running @fn, bound to @cpu. */
+/*
+ * Start a kthread running @fn on @cpu, with the scheduling @attr if given.
+ * A DEADLINE task must be allowed on every CPU of its root domain when it
+ * gets the policy, so the kthread is bound to @cpu afterwards.
+ */
 static struct task_struct *pt_start(struct kunit *test, int (*fn)(void *),
-				    unsigned int cpu)
+				    unsigned int cpu,
+				    const struct sched_attr *attr)
 {
 	struct pt_ctx *ctx = test->priv;
 	struct task_struct *task;
@@ -310,8 +288,10 @@ static struct task_struct *pt_start(struct kunit *test, int (*fn)(void *),
 
 	task = kthread_create(fn, NULL, "pt_load/%u", cpu);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
-	kthread_bind(task, cpu);
 	ctx->hogs[i] = task;
+	if (attr)
+		KUNIT_ASSERT_EQ(test, sched_setattr_nocheck(task, attr), 0);
+	kthread_bind(task, cpu);
 	wake_up_process(task);
 
 	return task;
@@ -350,17 +330,6 @@ static void pt_register(struct kunit *test, bool shared, bool fast_switch,
 	ctx->registered = true;
 }
 
-static void pt_unregister(struct kunit *test)
-{
-	struct pt_ctx *ctx = test->priv;
-
-	if (ctx->registered) {
-		KUNIT_EXPECT_EQ(test, cpufreq_unregister_driver(&pt_driver), 0);
-		ctx->registered = false;
-	}
-}
-
-/* The load CPU: the last online one. */
 static unsigned int pt_load_cpu(void)
 {
 	return cpumask_last(cpu_online_mask);
@@ -388,6 +357,7 @@ static void pt_expect_path(struct kunit *test, const struct pt_record *rec,
 			   unsigned int cpu, bool perf)
 {
 	KUNIT_EXPECT_EQ(test, rec->bad_context, 0UL);
+	KUNIT_EXPECT_EQ(test, rec->bad_hints, 0UL);
 	KUNIT_EXPECT_EQ(test, rec->target_calls, 0UL);
 	if (perf) {
 		KUNIT_EXPECT_GT_MSG(test, rec->adjust_perf_calls, 0UL,
@@ -423,9 +393,35 @@ static void pt_wait_for(unsigned int cpu, pt_pred_t pred, unsigned long arg,
 	}
 }
 
+/*
+ * From a fresh record of the load CPU, run @fn there (with @attr, see
+ * pt_start()) for @settle_ms, then until @pred(@arg) holds, and stop it.
+ */
+static void pt_run(struct kunit *test, int (*fn)(void *),
+		   const struct sched_attr *attr, unsigned int settle_ms,
+		   pt_pred_t pred, unsigned long arg, struct pt_record *rec)
+{
+	unsigned int cpu = pt_load_cpu();
+	struct task_struct *task;
+
+	pt_reset(cpu);
+	task = pt_start(test, fn, cpu, attr);
+	if (settle_ms)
+		msleep(settle_ms);
+	pt_wait_for(cpu, pred, arg, rec);
+	pt_stop(test, task);
+}
+
 static bool pt_at_freq(const struct pt_record *rec, unsigned long freq)
 {
 	return rec->last_freq == freq;
+}
+
+/* A CPU-bound load until the driver was asked for the highest frequency. */
+static void pt_run_to_max(struct kunit *test, struct pt_record *rec)
+{
+	pt_run(test, pt_hog_fn, NULL, 100, pt_at_freq, PT_MAX_FREQ, rec);
+	KUNIT_EXPECT_EQ(test, rec->last_freq, (unsigned int)PT_MAX_FREQ);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -454,6 +450,14 @@ static int pt_ticker_fn(void *data)
 	return 0;
 }
 
+/* One policy per CPU with ->adjust_perf(), and the perf path required. */
+static void pt_register_perf(struct kunit *test)
+{
+	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
+	KUNIT_ASSERT_TRUE(test, pt_perf_path_expected(test));
+	msleep(100);
+}
+
 /* Under load: enough ->adjust_perf() calls, the target up to capacity. */
 static bool pt_loaded(const struct pt_record *rec, unsigned long capacity)
 {
@@ -476,24 +480,14 @@ static void pt_test_perf_path(struct kunit *test)
 	unsigned int cpu = pt_load_cpu();
 	unsigned long capacity = arch_scale_cpu_capacity(cpu);
 	struct pt_record load, idle;
-	struct task_struct *task;
 
-	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
-	KUNIT_ASSERT_TRUE(test, pt_perf_path_expected(test));
-	msleep(100);
-
-	pt_reset(cpu);
-	task = pt_start(test, pt_hog_fn, cpu);
-	msleep(300);
-	pt_wait_for(cpu, pt_loaded, capacity, &load);
-	pt_stop(test, task);
-
+	pt_register_perf(test);
+	pt_run(test, pt_hog_fn, NULL, 300, pt_loaded, capacity, &load);
 	kunit_info(test, "CPU%u under load: %lu adjust_perf calls, max target %lu, capacity %lu, min gap %llu ns\n",
 		   cpu, load.adjust_perf_calls, load.max_target_perf,
 		   load.last_capacity, load.min_adjust_gap_ns);
 	pt_expect_path(test, &load, cpu, true);
 	KUNIT_EXPECT_GE(test, load.adjust_perf_calls, 5UL);
-	KUNIT_EXPECT_EQ(test, load.bad_hints, 0UL);
 	KUNIT_EXPECT_GT(test, capacity, 0UL);
 	KUNIT_EXPECT_EQ(test, load.last_capacity, capacity);
 	/*
@@ -503,24 +497,16 @@ static void pt_test_perf_path(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, load.max_target_perf, capacity);
 	KUNIT_EXPECT_EQ(test, load.last_max_perf, capacity);
 	KUNIT_EXPECT_LE(test, load.last_min_perf, load.last_target_perf);
-	KUNIT_EXPECT_GE(test, load.min_adjust_gap_ns,
-			(u64)PT_RATE_LIMIT_US * NSEC_PER_USEC - PT_RATE_SLACK_NS);
+	KUNIT_EXPECT_GE(test, load.min_adjust_gap_ns, PT_MIN_GAP_NS);
 
 	/* Idle, with a sleeper waking the CPU up so that updates happen. */
-	pt_reset(cpu);
-	task = pt_start(test, pt_ticker_fn, cpu);
-	msleep(300);
-	pt_wait_for(cpu, pt_idled, capacity, &idle);
-	pt_stop(test, task);
-
+	pt_run(test, pt_ticker_fn, NULL, 300, pt_idled, capacity, &idle);
 	kunit_info(test, "CPU%u after idle: %lu adjust_perf calls, last target %lu\n",
 		   cpu, idle.adjust_perf_calls, idle.last_target_perf);
 	pt_expect_path(test, &idle, cpu, true);
 	KUNIT_EXPECT_LT(test, idle.last_target_perf, capacity / 4);
 	KUNIT_EXPECT_LT(test, idle.last_target_perf, load.max_target_perf);
-	KUNIT_EXPECT_EQ(test, idle.bad_hints, 0UL);
-	KUNIT_EXPECT_GE(test, idle.min_adjust_gap_ns,
-			(u64)PT_RATE_LIMIT_US * NSEC_PER_USEC - PT_RATE_SLACK_NS);
+	KUNIT_EXPECT_GE(test, idle.min_adjust_gap_ns, PT_MIN_GAP_NS);
 }
 
 /* Some ->adjust_perf() calls, one of which required at least @min. */
@@ -542,71 +528,46 @@ static bool pt_dl_bw(const struct pt_record *rec, unsigned long bw)
  */
 static void pt_test_perf_rt(struct kunit *test)
 {
+	static const struct sched_attr attr = {
+		.size		= sizeof(attr),
+		.sched_policy	= SCHED_FIFO,
+		.sched_priority	= 1,
+	};
 	unsigned int cpu = pt_load_cpu();
 	unsigned long capacity = arch_scale_cpu_capacity(cpu);
-	struct task_struct *task;
 	struct pt_record rec;
 
-	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
-	KUNIT_ASSERT_TRUE(test, pt_perf_path_expected(test));
-	msleep(100);
-
-	pt_reset(cpu);
-	task = pt_start(test, pt_ticker_fn, cpu);
-	sched_set_fifo_low(task);
-	pt_wait_for(cpu, pt_floored, capacity, &rec);
-	pt_stop(test, task);
+	pt_register_perf(test);
+	pt_run(test, pt_ticker_fn, &attr, 0, pt_floored, capacity, &rec);
 	kunit_info(test, "CPU%u, RT task: highest min %lu\n", cpu,
 		   rec.max_min_perf);
 	pt_expect_path(test, &rec, cpu, true);
-	KUNIT_EXPECT_EQ(test, rec.bad_hints, 0UL);
 	KUNIT_EXPECT_EQ(test, rec.max_min_perf, capacity);
 }
 
 /*
  * A DEADLINE task requires its bandwidth, without headroom: 2 ms every
- * 10 ms is a fifth of the capacity, plus IRQ pressure.  DEADLINE tasks must
- * be allowed on every CPU of their root domain when they get the policy, so
- * the task is bound to the load CPU afterwards, before it first runs.
+ * 10 ms is a fifth of the capacity, plus IRQ pressure.
  */
 static void pt_test_perf_deadline(struct kunit *test)
 {
-	struct sched_attr attr = {
+	static const struct sched_attr attr = {
 		.size		= sizeof(attr),
 		.sched_policy	= SCHED_DEADLINE,
 		.sched_runtime	= 2 * NSEC_PER_MSEC,
 		.sched_deadline	= 10 * NSEC_PER_MSEC,
 		.sched_period	= 10 * NSEC_PER_MSEC,
 	};
-	struct pt_ctx *ctx = test->priv;
 	unsigned int cpu = pt_load_cpu();
 	unsigned long capacity = arch_scale_cpu_capacity(cpu);
 	unsigned long bw = capacity * 2 / 10;
-	struct task_struct *task;
 	struct pt_record rec;
-	int i;
 
-	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
-	KUNIT_ASSERT_TRUE(test, pt_perf_path_expected(test));
-	msleep(100);
-
-	for (i = 0; i < PT_MAX_HOGS && ctx->hogs[i]; i++)
-		;
-	KUNIT_ASSERT_LT(test, i, PT_MAX_HOGS);
-	task = kthread_create(pt_ticker_fn, NULL, "pt_dl/%u", cpu);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
-	ctx->hogs[i] = task;
-	KUNIT_ASSERT_EQ(test, sched_setattr_nocheck(task, &attr), 0);
-	kthread_bind(task, cpu);
-	pt_reset(cpu);
-	wake_up_process(task);
-
-	pt_wait_for(cpu, pt_dl_bw, bw, &rec);
-	pt_stop(test, task);
+	pt_register_perf(test);
+	pt_run(test, pt_ticker_fn, &attr, 0, pt_dl_bw, bw, &rec);
 	kunit_info(test, "CPU%u, DEADLINE 2/10 ms: highest min %lu, last min %lu, of %lu\n",
 		   cpu, rec.max_min_perf, rec.last_min_perf, capacity);
 	pt_expect_path(test, &rec, cpu, true);
-	KUNIT_EXPECT_EQ(test, rec.bad_hints, 0UL);
 	/*
 	 * Some call required the bandwidth without headroom (1.25 * bw with
 	 * it), and not the full capacity of a runnable RT task; the IRQ
@@ -618,14 +579,13 @@ static void pt_test_perf_deadline(struct kunit *test)
 #endif /* CONFIG_ARM64 */
 
 #ifdef CONFIG_X86
-/* Without frequency invariance the same setup falls back to ->fast_switch(). */
 /*
- * Before a case changes the x86 invariance key: refuse to run where another
- * cpufreq driver is registered (the test driver could not register, and the
- * real driver would run without invariance), and save the key's state for
- * pt_test_exit(), which restores it however the case ends.
+ * Before a case turns the x86 invariance key off: refuse to run where
+ * another cpufreq driver is registered (the test driver could not register,
+ * and the real driver would run without invariance), and save the key's
+ * state for pt_test_exit(), which restores it however the case ends.
  */
-static void pt_save_invariance(struct kunit *test)
+static void pt_invariance_off(struct kunit *test)
 {
 	struct pt_ctx *ctx = test->priv;
 
@@ -633,28 +593,20 @@ static void pt_save_invariance(struct kunit *test)
 			      "another cpufreq driver is registered: invariance left alone");
 	ctx->inv_was_on = arch_scale_freq_invariant();
 	ctx->inv_saved = true;
+	static_branch_disable(&arch_scale_freq_key);
 }
 
+/* Without frequency invariance the perf setup falls back to ->fast_switch(). */
 static void pt_test_fallback_without_invariance(struct kunit *test)
 {
-	unsigned int cpu = pt_load_cpu();
-	struct task_struct *task;
 	struct pt_record load;
 
 	/* Real hardware with APERF/MPERF is invariant: take it away. */
-	pt_save_invariance(test);
-	static_branch_disable(&arch_scale_freq_key);
-
+	pt_invariance_off(test);
 	pt_register(test, false, true, true, PT_RATE_LIMIT_US);
 	KUNIT_EXPECT_FALSE(test, pt_perf_path_expected(test));
-	pt_reset(cpu);
-	task = pt_start(test, pt_hog_fn, cpu);
-	msleep(100);
-	pt_wait_for(cpu, pt_at_freq, PT_MAX_FREQ, &load);
-	pt_stop(test, task);
-
-	pt_expect_path(test, &load, cpu, false);
-	KUNIT_EXPECT_EQ(test, load.last_freq, (unsigned int)PT_MAX_FREQ);
+	pt_run_to_max(test, &load);
+	pt_expect_path(test, &load, pt_load_cpu(), false);
 }
 
 /*
@@ -670,12 +622,10 @@ static void pt_test_invariance_lost_under_load(struct kunit *test)
 	struct pt_record rec;
 	int i, j;
 
-	pt_save_invariance(test);
-	static_branch_disable(&arch_scale_freq_key);
-
+	pt_invariance_off(test);
 	/* A short rate limit, so that the short invariant window sees updates. */
 	pt_register(test, false, true, true, 1000);
-	pt_start(test, pt_hog_fn, cpu);
+	pt_start(test, pt_hog_fn, cpu, NULL);
 	msleep(100);
 
 	for (i = 0; i < 20 && !perf_calls; i++) {
@@ -736,7 +686,7 @@ static void pt_test_shared_policy(struct kunit *test)
 	pcpu = policy->cpu;
 	cpufreq_cpu_put(policy);
 
-	task = pt_start(test, pt_hog_fn, cpu);
+	task = pt_start(test, pt_hog_fn, cpu, NULL);
 	msleep(100);
 	pt_wait_for(pcpu, pt_at_freq, PT_MAX_FREQ, &rec);
 	pt_stop(test, task);
@@ -757,51 +707,35 @@ static void pt_test_shared_policy(struct kunit *test)
 /* A driver without ->adjust_perf() keeps the frequency hook. */
 static void pt_test_no_adjust_perf(struct kunit *test)
 {
-	unsigned int cpu = pt_load_cpu();
-	struct task_struct *task;
 	struct pt_record rec;
 
 	pt_register(test, false, true, false, PT_RATE_LIMIT_US);
 	KUNIT_EXPECT_FALSE(test, cpufreq_driver_has_adjust_perf());
 	/* With invariance the perf hook would be chosen if the check were wrong. */
 	pt_perf_path_expected(test);
-	pt_reset(cpu);
-	task = pt_start(test, pt_hog_fn, cpu);
-	msleep(100);
-	pt_wait_for(cpu, pt_at_freq, PT_MAX_FREQ, &rec);
-	pt_stop(test, task);
-
-	pt_expect_path(test, &rec, cpu, false);
-	KUNIT_EXPECT_EQ(test, rec.last_freq, (unsigned int)PT_MAX_FREQ);
+	pt_run_to_max(test, &rec);
+	pt_expect_path(test, &rec, pt_load_cpu(), false);
 }
 
 /* Without fast switching, ->adjust_perf() is never used: ->target_index() is. */
 static void pt_test_no_fast_switch(struct kunit *test)
 {
-	unsigned int cpu = pt_load_cpu();
 	struct cpufreq_policy *policy;
-	struct task_struct *task;
 	struct pt_record rec;
 
 	pt_register(test, false, false, true, PT_RATE_LIMIT_US);
 	KUNIT_EXPECT_TRUE(test, cpufreq_driver_has_adjust_perf());
 	pt_perf_path_expected(test);
 
-	policy = cpufreq_cpu_get(cpu);
+	policy = cpufreq_cpu_get(pt_load_cpu());
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, policy);
 	KUNIT_EXPECT_FALSE(test, policy->fast_switch_enabled);
 	cpufreq_cpu_put(policy);
 
-	pt_reset(cpu);
-	task = pt_start(test, pt_hog_fn, cpu);
-	msleep(100);
-	pt_wait_for(cpu, pt_at_freq, PT_MAX_FREQ, &rec);
-	pt_stop(test, task);
-
+	pt_run_to_max(test, &rec);
 	KUNIT_EXPECT_EQ(test, rec.adjust_perf_calls, 0UL);
 	KUNIT_EXPECT_EQ(test, rec.fast_switch_calls, 0UL);
 	KUNIT_EXPECT_GT(test, rec.target_calls, 0UL);
-	KUNIT_EXPECT_EQ(test, rec.last_freq, (unsigned int)PT_MAX_FREQ);
 }
 
 static int pt_test_init(struct kunit *test)
@@ -826,7 +760,8 @@ static void pt_test_exit(struct kunit *test)
 		if (ctx->hogs[i])
 			pt_stop(test, ctx->hogs[i]);
 	}
-	pt_unregister(test);
+	if (ctx->registered)
+		KUNIT_EXPECT_EQ(test, cpufreq_unregister_driver(&pt_driver), 0);
 #ifdef CONFIG_X86
 	if (ctx->inv_saved) {
 		if (ctx->inv_was_on)
