@@ -13,22 +13,13 @@ Workloads (DESIGN.md section 6):
 
 Energy: package energy (RAPL) through perf's power/energy-pkg/ event.
 
-Usage:
-  hwp-ab.py run     [-r DIR] [-l LABEL] [options]
-        one run on the running kernel: one CSV file per run in DIR/runs,
-        named after uname -r, the cpufreq driver, the governor and LABEL
-  hwp-ab.py compare [-r DIR] [--base TEXT] [--csv FILE] [RUNFILE...]
-        table of every run in DIR (or the given run files), first config (or
-        the one matching --base) as the baseline; writes DIR/summary.csv
-
-  hwp-ab.py plan    --ips N [options]
-        the commands of one run, one line each ("REPEAT WORKLOAD COMMAND..."),
-        for a machine without Python that runs them itself and reads the
-        energy counter around each (the emulated HWP machine's guest,
-        tests/hwp-machine/ab-guest.sh); N is its 'periodic -c' calibration
-  hwp-ab.py import  -r DIR -l LABEL CONSOLE
-        the AB-RUN/AB-ROW lines such a machine printed (CONSOLE, a log) as a
-        run file in DIR/runs, for 'compare'
+run: one run on the running kernel, one CSV file in DIR/runs named after
+uname -r, the cpufreq driver, the governor and LABEL.  compare: the table of
+every run, the first config (or the one matching --base) as the baseline,
+and DIR/summary.csv.  plan: the commands of one run ("REPEAT WORKLOAD
+COMMAND..."), for a machine without Python that runs them and reads the
+energy counter around each (tests/hwp-machine/ab-guest.sh); import: the
+AB-RUN/AB-ROW lines it printed, as a run file for compare.
 
 Across kernels: boot kernel A, 'run -l A'; boot kernel B, 'run -l B'; then
 'compare'.  Across governors: set one in sysfs, 'run', set the other,
@@ -83,8 +74,6 @@ def read(path, default=None):
         return default
 
 
-# ---------------------------------------------------------------- helpers
-
 def build_helpers(bindir):
     """Compile the C helpers with gcc into bindir (when sources changed)."""
     os.makedirs(bindir, exist_ok=True)
@@ -114,42 +103,33 @@ def parse_kv(text):
     return kv
 
 
-# ----------------------------------------------------------------- meters
-
-class NoMeter:
-    name = "none"
-
-    def run(self, cmd):
+def measure(cmd, energy):
+    """cmd's output and, with energy, the package energy it took in joules."""
+    if not energy:
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode:
             raise Fatal("%s failed: %s" % (" ".join(cmd), r.stderr.strip()))
         return r.stdout, None
+    with tempfile.NamedTemporaryFile("r", suffix=".perf") as out:
+        full = ["perf", "stat", "-a", "-x,", "-e", "power/energy-pkg/",
+                "-o", out.name, "--"] + cmd
+        r = subprocess.run(full, capture_output=True, text=True)
+        if r.returncode:
+            raise Fatal("perf stat failed: %s" % (r.stderr.strip() or r.stdout))
+        text = out.read()
+    for line in text.splitlines():
+        f = line.split(",")
+        if len(f) > 2 and "energy-pkg" in line:
+            try:
+                return r.stdout, float(f[0])
+            except ValueError:
+                raise Fatal("perf could not count power/energy-pkg/ (%s); "
+                            "run as root or set kernel.perf_event_paranoid=-1"
+                            % f[0])
+    raise Fatal("no power/energy-pkg/ count in perf's output:\n" + text)
 
 
-class PerfMeter:
-    name = "perf"
-
-    def run(self, cmd):
-        with tempfile.NamedTemporaryFile("r", suffix=".perf") as out:
-            full = ["perf", "stat", "-a", "-x,", "-e", "power/energy-pkg/",
-                    "-o", out.name, "--"] + cmd
-            r = subprocess.run(full, capture_output=True, text=True)
-            if r.returncode:
-                raise Fatal("perf stat failed: %s" % (r.stderr.strip() or r.stdout))
-            text = out.read()
-        for line in text.splitlines():
-            f = line.split(",")
-            if len(f) > 2 and "energy-pkg" in line:
-                try:
-                    return r.stdout, float(f[0])
-                except ValueError:
-                    raise Fatal("perf could not count power/energy-pkg/ (%s); "
-                                "run as root or set kernel.perf_event_paranoid=-1"
-                                % f[0])
-        raise Fatal("no power/energy-pkg/ count in perf's output:\n" + text)
-
-
-def pick_meter():
+def check_energy():
     why = []
     if not os.path.exists(RAPL_EVENT):
         why.append("no RAPL energy-pkg event (%s missing: not an Intel/AMD CPU "
@@ -159,10 +139,7 @@ def pick_meter():
     if why:
         raise Fatal("cannot measure package energy: %s; --dry-run runs without energy"
                     % "; ".join(why))
-    return PerfMeter()
 
-
-# --------------------------------------------------------------- cpufreq
 
 def policies():
     return sorted(glob.glob(os.path.join(CPUFREQ, "policy*")))
@@ -180,8 +157,6 @@ def current_governor():
     govs = sorted({read(os.path.join(p, "scaling_governor"), "?") for p in policies()})
     return "+".join(govs) if govs else "none"
 
-
-# ------------------------------------------------------------------- runs
 
 def calibrate(rdir, bins, dry):
     """Iterations per second flat out, measured once per results dir."""
@@ -209,30 +184,31 @@ def perf_key(name):
 
 
 def workload_cmd(name, bins, ips, a):
-    """Command line, perf key, unit and direction for one workload."""
     if name.startswith("periodic-"):
         hz = int(name[len("periodic-"):-2])
         periods = max(1, int(hz * a.duration))
         iters = max(1, int(ips * a.duty / hz))
-        return ([bins["periodic"], str(hz), str(periods), str(iters)],) + perf_key(name)
+        return [bins["periodic"], str(hz), str(periods), str(iters)]
     if name == "serial":
         iters = max(1, int(ips * 0.0005))      # 0.5 ms of work per process
-        return ([bins["spawn"], str(a.processes), str(iters)],) + perf_key(name)
-    return ([bins["pingpong"], str(a.roundtrips)],) + perf_key(name)
+        return [bins["spawn"], str(a.processes), str(iters)]
+    return [bins["pingpong"], str(a.roundtrips)]
 
 
-def safe(s):
-    return re.sub(r"[^A-Za-z0-9.+-]+", "-", s).strip("-") or "x"
+def run_name(*parts):
+    return "_".join(re.sub(r"[^A-Za-z0-9.+-]+", "-", x).strip("-") or "x"
+                    for x in parts if x)
 
 
-def make_row(kernel, driver, governor, label, w, rep, out, joules, key, unit):
-    """One row of a run file, from a helper's key=value output line."""
+def make_row(meta, w, rep, out, joules):
+    """One row of a run file, from a helper's key=value output line; meta:
+    kernel, driver, governor, label."""
+    key, unit, _ = perf_key(w)
     kv = parse_kv(out)
     if "seconds" not in kv or key not in kv:
         raise Fatal("workload %s #%s: no seconds= or %s= in its output: %r" % (w, rep, key, out))
     secs = float(kv["seconds"])
-    return dict(kernel=kernel, driver=driver, governor=governor,
-                label=label, workload=w, repeat=rep,
+    return dict(zip(RUN_FIELDS, meta), workload=w, repeat=rep,
                 seconds="%.4f" % secs,
                 energy_j="NA" if joules is None else "%.3f" % joules,
                 power_w="NA" if joules is None else "%.3f" % (joules / secs),
@@ -257,7 +233,7 @@ def plan(a):
     bins = {h: h for h in HELPERS}
     for rep in range(1, a.repeat + 1):
         for w in a.workloads:
-            cmd = workload_cmd(w, bins, a.ips, a)[0]
+            cmd = workload_cmd(w, bins, a.ips, a)
             print("%d %s %s" % (rep, w, " ".join(cmd)))
 
 
@@ -278,47 +254,38 @@ def import_console(a):
                 w = kv.get("workload")
                 if w not in WORKLOADS:
                     raise Fatal("%s: unknown workload in %r" % (a.console, line))
-                key, unit, _ = perf_key(w)
+                meta = tuple(head.get(k, "?") for k in RUN_FIELDS[:3]) + (a.label,)
                 e = kv.get("energy_uj", "NA")
                 joules = None if e == "NA" else int(e) / 1e6
-                rows.append(make_row(head.get("kernel", "?"), head.get("driver", "?"),
-                                     head.get("governor", "?"), a.label, w,
-                                     int(kv.get("repeat", "1")), line, joules, key, unit))
+                rows.append(make_row(meta, w, int(kv.get("repeat", "1")), line, joules))
     if not rows:
         raise Fatal("%s: no AB-ROW lines" % a.console)
-    return write_run(a.results, "_".join(safe(x) for x in (
-        head.get("kernel", "?"), head.get("driver", "?"), head.get("governor", "?"), a.label) if x), rows)
+    return write_run(a.results, run_name(*meta), rows)
 
 
 def do_run(a):
     rdir = a.results
     os.makedirs(os.path.join(rdir, "runs"), exist_ok=True)
-    meter = NoMeter() if a.dry_run else pick_meter()
+    if not a.dry_run:
+        check_energy()
     bins = build_helpers(os.path.join(rdir, "bin"))
     ips = calibrate(rdir, bins, a.dry_run)
-    kernel = platform.release()
-    driver = current_driver()
-    governor = current_governor()
-    label = a.label or ""
-    stamp = time.strftime("%Y%m%dT%H%M%S")
-    name = "_".join(safe(x) for x in (kernel, driver, governor, label, stamp) if x)
+    meta = (platform.release(), current_driver(), current_governor(), a.label or "")
+    name = run_name(*meta, time.strftime("%Y%m%dT%H%M%S"))
     log("run %s: kernel %s, driver %s, governor %s, meter %s"
-        % (name, kernel, driver, governor, meter.name))
+        % ((name,) + meta[:3] + ("none" if a.dry_run else "perf",)))
     rows = []
     for rep in range(1, a.repeat + 1):
         for w in a.workloads:
-            cmd, key, unit, _ = workload_cmd(w, bins, ips, a)
+            cmd = workload_cmd(w, bins, ips, a)
             if a.settle and not a.dry_run:
                 time.sleep(a.settle)
-            out, joules = meter.run(cmd)
-            row = make_row(kernel, driver, governor, label, w, rep, out, joules, key, unit)
+            row = make_row(meta, w, rep, *measure(cmd, not a.dry_run))
             rows.append(row)
-            log("  %-14s #%d %8.2f s  %s J  %s %s"
-                % (w, rep, float(row["seconds"]), row["energy_j"], row["perf"], unit))
+            log("  %-14s #%d %8.2f s  %s J  %s %s" % (w, rep, float(row["seconds"]),
+                                                    row["energy_j"], row["perf"], row["perf_unit"]))
     return write_run(rdir, name, rows)
 
-
-# ---------------------------------------------------------------- compare
 
 def fnum(s):
     try:
@@ -355,7 +322,6 @@ def compare(files, base, csv_out):
             raise Fatal("--base %s matches no config (have: %s)" % (base, ", ".join(configs)))
         base_cfg = match[0]
     workloads = [w for w in WORKLOADS if any(r["workload"] == w for r in rows)]
-    direction = {w: ("lower" if w.startswith("periodic") else "higher") for w in workloads}
     summary = []
     for w in workloads:
         agg = {}
@@ -368,7 +334,7 @@ def compare(files, base, csv_out):
                           energy_j=mean(fnum(r["energy_j"]) for r in sel),
                           power_w=mean(fnum(r["power_w"]) for r in sel),
                           perf=mean(fnum(r["perf"]) for r in sel),
-                          perf_unit=sel[0]["perf_unit"], perf_better=direction[w])
+                          perf_unit=sel[0]["perf_unit"], perf_better=perf_key(w)[2])
         b = agg.get(base_cfg)
         for c, s in agg.items():
             def pct(k):
@@ -407,8 +373,6 @@ def compare(files, base, csv_out):
     os.replace(csv_out + ".tmp", csv_out)
     log("wrote %s" % csv_out)
 
-
-# ------------------------------------------------------------------- main
 
 def main(argv):
     p = argparse.ArgumentParser(
