@@ -83,12 +83,11 @@ struct pt_record {
 	u64 last_adjust_ns;
 	u64 min_adjust_gap_ns;
 	unsigned int last_freq;
-	/* device state, kept by pt_reset() */
-	unsigned int cur_freq;
 };
 
 struct pt_cpu {
 	raw_spinlock_t lock;
+	unsigned int cur_freq;	/* device state, not reset */
 	struct pt_record rec;
 };
 
@@ -107,14 +106,11 @@ static atomic_t pt_exits = ATOMIC_INIT(0);
 static void pt_reset(unsigned int cpu)
 {
 	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
-	unsigned int cur_freq;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&pc->lock, flags);
-	cur_freq = pc->rec.cur_freq;
 	memset(&pc->rec, 0, sizeof(pc->rec));
 	pc->rec.min_adjust_gap_ns = U64_MAX;
-	pc->rec.cur_freq = cur_freq;
 	raw_spin_unlock_irqrestore(&pc->lock, flags);
 }
 
@@ -137,7 +133,7 @@ static void pt_set_cur_freq(const struct cpumask *cpus, unsigned int freq)
 		struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
 
 		raw_spin_lock_irqsave(&pc->lock, flags);
-		pc->rec.cur_freq = freq;
+		pc->cur_freq = freq;
 		raw_spin_unlock_irqrestore(&pc->lock, flags);
 	}
 }
@@ -166,7 +162,7 @@ static int pt_cpufreq_exit(struct cpufreq_policy *policy)
 
 static unsigned int pt_cpufreq_get(unsigned int cpu)
 {
-	return READ_ONCE(per_cpu_ptr(&pt_cpus, cpu)->rec.cur_freq);
+	return READ_ONCE(per_cpu_ptr(&pt_cpus, cpu)->cur_freq);
 }
 
 static int pt_cpufreq_target_index(struct cpufreq_policy *policy,
@@ -249,15 +245,14 @@ static struct cpufreq_driver pt_driver = {
 
 /* ------------------------------------------------------------------------ */
 
-#define PT_MAX_HOGS	4
-
 /* What pt_test_exit() undoes, however a case ends. */
 struct pt_ctx {
 	bool registered;
 	/* x86 invariance key state to restore, if a case changed it */
 	bool inv_saved;
 	bool inv_was_on;
-	struct task_struct *hogs[PT_MAX_HOGS];
+	/* the load kthread, one at a time */
+	struct task_struct *hog;
 };
 
 static int pt_hog_fn(void *data)
@@ -274,40 +269,29 @@ static int pt_hog_fn(void *data)
  * A DEADLINE task must be allowed on every CPU of its root domain when it
  * gets the policy, so the kthread is bound to @cpu afterwards.
  */
-static struct task_struct *pt_start(struct kunit *test, int (*fn)(void *),
-				    unsigned int cpu,
-				    const struct sched_attr *attr)
+static void pt_start(struct kunit *test, int (*fn)(void *), unsigned int cpu,
+		     const struct sched_attr *attr)
 {
 	struct pt_ctx *ctx = test->priv;
 	struct task_struct *task;
-	int i;
 
-	for (i = 0; i < PT_MAX_HOGS && ctx->hogs[i]; i++)
-		;
-	KUNIT_ASSERT_LT(test, i, PT_MAX_HOGS);
-
+	KUNIT_ASSERT_FALSE(test, ctx->hog);
 	task = kthread_create(fn, NULL, "pt_load/%u", cpu);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
-	ctx->hogs[i] = task;
+	ctx->hog = task;
 	if (attr)
 		KUNIT_ASSERT_EQ(test, sched_setattr_nocheck(task, attr), 0);
 	kthread_bind(task, cpu);
 	wake_up_process(task);
-
-	return task;
 }
 
-static void pt_stop(struct kunit *test, struct task_struct *task)
+static void pt_stop(struct kunit *test)
 {
 	struct pt_ctx *ctx = test->priv;
-	int i;
 
-	for (i = 0; i < PT_MAX_HOGS; i++) {
-		if (ctx->hogs[i] == task) {
-			kthread_stop(task);
-			ctx->hogs[i] = NULL;
-		}
-	}
+	if (ctx->hog)
+		kthread_stop(ctx->hog);
+	ctx->hog = NULL;
 }
 
 static void pt_register(struct kunit *test, bool shared, bool fast_switch,
@@ -402,14 +386,13 @@ static void pt_run(struct kunit *test, int (*fn)(void *),
 		   pt_pred_t pred, unsigned long arg, struct pt_record *rec)
 {
 	unsigned int cpu = pt_load_cpu();
-	struct task_struct *task;
 
 	pt_reset(cpu);
-	task = pt_start(test, fn, cpu, attr);
+	pt_start(test, fn, cpu, attr);
 	if (settle_ms)
 		msleep(settle_ms);
 	pt_wait_for(cpu, pred, arg, rec);
-	pt_stop(test, task);
+	pt_stop(test);
 }
 
 static bool pt_at_freq(const struct pt_record *rec, unsigned long freq)
@@ -669,7 +652,6 @@ static void pt_test_shared_policy(struct kunit *test)
 	unsigned int cpu = pt_load_cpu(), pcpu, i;
 	struct cpufreq_policy *policy;
 	unsigned long adjust = 0, fast = 0, target = 0, bad = 0;
-	struct task_struct *task;
 	struct pt_record rec;
 
 	KUNIT_ASSERT_GT(test, num_online_cpus(), 1U);
@@ -686,10 +668,10 @@ static void pt_test_shared_policy(struct kunit *test)
 	pcpu = policy->cpu;
 	cpufreq_cpu_put(policy);
 
-	task = pt_start(test, pt_hog_fn, cpu, NULL);
+	pt_start(test, pt_hog_fn, cpu, NULL);
 	msleep(100);
 	pt_wait_for(pcpu, pt_at_freq, PT_MAX_FREQ, &rec);
-	pt_stop(test, task);
+	pt_stop(test);
 
 	for_each_online_cpu(i) {
 		pt_snapshot(i, &rec);
@@ -754,12 +736,8 @@ static int pt_test_init(struct kunit *test)
 static void pt_test_exit(struct kunit *test)
 {
 	struct pt_ctx *ctx = test->priv;
-	int i;
 
-	for (i = 0; i < PT_MAX_HOGS; i++) {
-		if (ctx->hogs[i])
-			pt_stop(test, ctx->hogs[i]);
-	}
+	pt_stop(test);
 	if (ctx->registered)
 		KUNIT_EXPECT_EQ(test, cpufreq_unregister_driver(&pt_driver), 0);
 #ifdef CONFIG_X86
