@@ -97,8 +97,8 @@ for p in "$parts"/part*.log; do
 	python3 "$KSRC/tools/testing/kunit/kunit.py" parse --json="$p.json" "$p" >>"$out/kunit-parse.txt" 2>&1
 	[ -s "$p.json" ] && jsons+=("$p.json")
 done
-# one suite's cases as a KTAP document; exit 1 if a case failed, 2 (with
-# no document, and why on stderr) if the suite is missing or ran zero cases
+# one suite's cases as a KTAP document; exit non-zero, why on stderr, if a
+# case failed or (with no document) the suite is missing or ran zero cases
 suite_doc() {
 	python3 - "$REPO/tools" "$log" "$1" "${jsons[@]}" <<'EOF'
 import json, re, sys
@@ -127,12 +127,9 @@ if g is None:
     # a module that did not load says why (tools/kunit-init.sh, or the
     # module's own refusal)
     why = [re.sub(r"^.*?\] ", "", l).strip() for l in console if ": not loaded" in l]
-    print("suite missing from the console log" + (" (%s)" % "; ".join(why)[:300] if why else ""),
-          file=sys.stderr)
-    sys.exit(2)
+    sys.exit("suite missing from the console log" + (" (%s)" % "; ".join(why)[:300] if why else ""))
 if not g["test_cases"]:
-    print("suite ran zero cases", file=sys.stderr)
-    sys.exit(2)
+    sys.exit("suite ran zero cases")
 t = ktap.Ktap(len(g["test_cases"]))
 for k, c in enumerate(g["test_cases"], 1):
     if c["status"] == "PASS":
@@ -155,10 +152,6 @@ for s in "${suites[@]}"; do
 	doc=$(suite_doc "$s" 2>"$parts/why")
 	rc=$?
 	[ -z "$doc" ] || printf '%s\n' "$doc" | sed 's/^/    /'
-	if [ $rc = 0 ]; then
-		ktap_ok "$s"
-	else
-		ktap_fail "$s" "$(head -c 400 "$parts/why")"
-	fi
+	ktap_check "$s" "$(head -c 400 "$parts/why")" [ $rc = 0 ]
 done
 [ "$KTAP_FAILED" = 0 ]
