@@ -69,10 +69,7 @@ struct pt_record {
 	unsigned long target_calls;
 	/* calls with interrupts on, or for another CPU than the local one */
 	unsigned long bad_context;
-	/*
-	 * ->adjust_perf() calls outside schedutil's contract: min <= target,
-	 * max <= capacity, target <= max unless min is above max
-	 */
+	/* calls breaking min <= target <= max (unless min > max) <= capacity */
 	unsigned long bad_hints;
 	unsigned long last_min_perf;
 	unsigned long last_target_perf;
@@ -243,8 +240,6 @@ static struct cpufreq_driver pt_driver = {
 	.attr		= cpufreq_generic_attr,
 };
 
-/* ------------------------------------------------------------------------ */
-
 /* What pt_test_exit() undoes, however a case ends. */
 struct pt_ctx {
 	bool registered;
@@ -319,12 +314,7 @@ static unsigned int pt_load_cpu(void)
 	return cpumask_last(cpu_online_mask);
 }
 
-/*
- * Which callback schedutil's single-CPU updates must reach: ->adjust_perf()
- * where utilization is frequency-invariant, ->fast_switch() otherwise.  On
- * arm64 a registered ->target_index() driver makes utilization invariant, so
- * the perf path is required there.
- */
+/* Whether schedutil's single-CPU updates must reach ->adjust_perf(). */
 static bool pt_perf_path_expected(struct kunit *test)
 {
 	bool invariant = arch_scale_freq_invariant();
@@ -406,8 +396,6 @@ static void pt_run_to_max(struct kunit *test, struct pt_record *rec)
 	pt_run(test, pt_hog_fn, NULL, 100, pt_at_freq, PT_MAX_FREQ, rec);
 	KUNIT_EXPECT_EQ(test, rec->last_freq, (unsigned int)PT_MAX_FREQ);
 }
-
-/* ------------------------------------------------------------------------ */
 
 /* The core refuses ->adjust_perf() without ->fast_switch() to fall back to. */
 static void pt_test_adjust_perf_needs_fast_switch(struct kunit *test)
@@ -789,11 +777,7 @@ static int __init pt_module_init(void)
 	}
 	for_each_possible_cpu(cpu)
 		raw_spin_lock_init(&per_cpu_ptr(&pt_cpus, cpu)->lock);
-	/*
-	 * 5.10's KUnit prints no TAP header for a module's suite: the
-	 * KUnit boot's guest script (tools/kunit-init.sh) writes one before
-	 * loading it.
-	 */
+	/* 5.10 prints no TAP header for it: tools/kunit-init.sh does. */
 	return __kunit_test_suites_init(pt_test_suites);
 }
 module_init(pt_module_init);
