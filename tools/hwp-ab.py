@@ -141,21 +141,11 @@ def check_energy():
                     % "; ".join(why))
 
 
-def policies():
-    return sorted(glob.glob(os.path.join(CPUFREQ, "policy*")))
-
-
-def current_driver():
-    for p in policies():
-        d = read(os.path.join(p, "scaling_driver"))
-        if d:
-            return d
-    return "none"
-
-
-def current_governor():
-    govs = sorted({read(os.path.join(p, "scaling_governor"), "?") for p in policies()})
-    return "+".join(govs) if govs else "none"
+def cpufreq(attr, default):
+    """attr of every cpufreq policy, the distinct values joined with '+'."""
+    vals = sorted({read(p + "/" + attr, default)
+                   for p in glob.glob(os.path.join(CPUFREQ, "policy*"))} - {None})
+    return "+".join(vals) or "none"
 
 
 def calibrate(rdir, bins, dry):
@@ -270,7 +260,8 @@ def do_run(a):
         check_energy()
     bins = build_helpers(os.path.join(rdir, "bin"))
     ips = calibrate(rdir, bins, a.dry_run)
-    meta = (platform.release(), current_driver(), current_governor(), a.label or "")
+    meta = (platform.release(), cpufreq("scaling_driver", None),
+            cpufreq("scaling_governor", "?"), a.label or "")
     name = run_name(*meta, time.strftime("%Y%m%dT%H%M%S"))
     log("run %s: kernel %s, driver %s, governor %s, meter %s"
         % ((name,) + meta[:3] + ("none" if a.dry_run else "perf",)))
@@ -330,11 +321,9 @@ def compare(files, base, csv_out):
             if not sel:
                 continue
             agg[c] = dict(workload=w, config=c, runs=len(sel),
-                          seconds=mean(fnum(r["seconds"]) for r in sel),
-                          energy_j=mean(fnum(r["energy_j"]) for r in sel),
-                          power_w=mean(fnum(r["power_w"]) for r in sel),
-                          perf=mean(fnum(r["perf"]) for r in sel),
-                          perf_unit=sel[0]["perf_unit"], perf_better=perf_key(w)[2])
+                          perf_unit=sel[0]["perf_unit"], perf_better=perf_key(w)[2],
+                          **{k: mean(fnum(r[k]) for r in sel)
+                             for k in ("seconds", "energy_j", "power_w", "perf")})
         b = agg.get(base_cfg)
         for c, s in agg.items():
             def pct(k):
