@@ -51,26 +51,24 @@ def parse_console(path):
             m = re.match(r"^PHASE (\d+) (\S+)$", line) or re.match(r"^R-MARK (\d+) ([a-z0-9.]+)", line)
             if m:
                 phases[int(m.group(1))] = m.group(2)
-                continue
-            if line.startswith("DMESG: "):
+            elif line.startswith("DMESG: "):
                 dmesg.append(line[7:])
-                continue
-            m = re.match(r"^([A-Z][A-Z0-9-]*)=(.*)$", line)
-            if m:
-                keys[m.group(1)] = m.group(2)
+            elif k := re.match(r"^([A-Z][A-Z0-9-]*)=(.*)$", line):
+                keys[k.group(1)] = k.group(2)
     return phases, keys, dmesg
 
 
 def phases(events):
     """(requests, markers): every HWP_REQUEST write as a dict with cpu, min,
     max, des, epp, t (virtual ns) and phase (the last marker before it, 0
-    before the first), and the set of markers found."""
-    cur, reqs, marks = 0, [], set()
+    before the first), and the first event of each marker found, by its
+    number."""
+    cur, reqs, marks = 0, [], {}
     for e in events:
         m = mark_of(e)
         if m is not None:
             cur = m
-            marks.add(cur)
+            marks.setdefault(m, e)
         elif e["ev"] == "req":
             r = {k: int(e[k]) for k in ("cpu", "min", "max", "des", "epp")}
             r["t"] = int(e["t"])
@@ -104,12 +102,8 @@ class Timeline:
         self.names, self.keys, self.dmesg = parse_console(console) if console is not None else ({}, {}, [])
         self.events = parse_record(record) if record is not None else []
         self.reqs, self.marks = phases(self.events)
-        self.mark_t, self.mark_ht = {}, {}
-        for e in self.events:
-            m = mark_of(e)
-            if m is not None:
-                self.mark_t.setdefault(m, int(e["t"]))
-                self.mark_ht.setdefault(m, int(e["ht"]))
+        self.mark_t = {m: int(e["t"]) for m, e in self.marks.items()}
+        self.mark_ht = {m: int(e["ht"]) for m, e in self.marks.items()}
         self.t_last = int(self.events[-1]["t"]) if self.events else 0
         self.num = {name: n for n, name in self.names.items()}
 
