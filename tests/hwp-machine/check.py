@@ -312,14 +312,11 @@ def platform(check, tl, keys):
     markers(check, tl, "platform: every phase marker reached the host")
     for cpu in (0, 1):
         for lvl in (12, 24):
-            @check("CPU %d held at level %d by scaling_min/max_freq: MIN = MAX = DESIRED = %d" % (
-                cpu, lvl, lvl))
-            def _(cpu=cpu, lvl=lvl):
-                rs = tl.effective("clk-%d-%d" % (cpu, lvl), cpu)
-                end = tl.end_state("clk-%d-%d" % (cpu, lvl), cpu)
-                held = bool(rs) and all(r["min"] == r["max"] == r["des"] == lvl for r in rs[1:]) \
-                    and bool(end) and end["des"] == lvl
-                return (held, tl.fmt(rs))
+            @check("CPU %d held at level %d by scaling_min/max_freq: MIN = MAX = DESIRED = %d" % (cpu, lvl, lvl))
+            def _(ph="clk-%d-%d" % (cpu, lvl), cpu=cpu, lvl=lvl):
+                rs, end = tl.effective(ph, cpu), tl.end_state(ph, cpu)
+                return (rs and all(r["min"] == r["max"] == r["des"] == lvl for r in rs[1:]) and end and end["des"] == lvl,
+                        tl.fmt(rs))
 
     @check("re-registration: status passive again, no_turbo reads 0")
     def _():
@@ -597,9 +594,7 @@ STEERED = ("governors", "hotplug", "limits", "modes", "freeze")
 def robustness(tl, err, expected):
     caps = {}
     try:
-        for e in tl.events:
-            if e["ev"] == "caps":
-                caps[int(e["cpu"])] = (int(e["lowest"]), int(e["highest"]))
+        caps = {int(e["cpu"]): (int(e["lowest"]), int(e["highest"])) for e in tl.events if e["ev"] == "caps"}
     except Exception as e:  # every check fails, by name
         err = "cannot read the console or the record: %s: %s" % (type(e).__name__, e)
     num, reqs = tl.num, tl.reqs if not err else []
@@ -681,11 +676,9 @@ def scenarios(console, asked):
     lines = []
     with open(console, errors="replace") as f:
         text = f.read()
-    for line in text.split("\n"):
-        m = RESULT.match(KMSG.sub("", line).rstrip())
-        if m:
-            name, _, why = m.group(2).partition(": ")
-            lines.append((m.group(1), name.strip(), why.strip()))
+    for m in filter(None, (RESULT.match(KMSG.sub("", line).rstrip()) for line in text.split("\n"))):
+        name, _, why = m.group(2).partition(": ")
+        lines.append((m.group(1), name.strip(), why.strip()))
     t = ktap.Ktap(len(asked) + 1)
     used = set()
     for sc in asked:
@@ -749,8 +742,7 @@ def main(argv):
     try:
         KINDS[kind][0](cs, tl, tl.keys, *args[2:])
     except Exception as e:  # a check that cannot even be named fails the document
-        t = ktap.Ktap(1)
-        t.not_ok("checker setup", repr(e))
+        ktap.Ktap(1).not_ok("checker setup", repr(e))
         return 1
     return cs.report(err, " (simulated)")
 
