@@ -39,6 +39,8 @@ GUARANTEED, BASE, EFFICIENT, LOWEST = 18, 20, 10, 8
 # reference is the machine's 4-core turbo level, its highest level
 # (MSR_TURBO_RATIO_LIMIT holds highest0 for every core count).
 HALF = (HIGHEST[0] + 1) // 2
+# status, driver and governor after active -> passive
+PASSIVE = ["passive", "intel_cpufreq", "schedutil"]
 
 
 # ---- shared checks -----------------------------------------------------------
@@ -61,12 +63,13 @@ def no_warning(check, tl, name):
     check(name)(lambda: (tl.names and not tl.dmesg, "; ".join(tl.dmesg[:3]) or "none"))
 
 
-def at_end(check, tl, name, ph, cpu, cond):
-    """Check COND(the request in effect at the end of PH on CPU)."""
+def at_end(check, tl, name, ph, cpu, cond, note=lambda seen: seen):
+    """Check COND(the request in effect at the end of PH on CPU), noting
+    NOTE(what PH wrote and left in effect)."""
     @check(name)
     def _():
         e = tl.end_state(ph, cpu)
-        return e and cond(e), tl.seen(ph, cpu)
+        return e and cond(e), note(tl.seen(ph, cpu))
 
 
 def held(check, tl, name, ph, cpu, cond):
@@ -217,13 +220,10 @@ def driver(check, tl, keys):
                     max((r["min"] for r in rs), default=None),
                     max((r["min"] for r in probe), default=None), fmt(rs)))
 
-    @check("scaling_max_freq 2.0 GHz under load: MIN, DESIRED, MAX <= 20")
-    def _():
-        rs = phase_writes("max-freq-low", 1)
-        e = tl.end_state("max-freq-low", 1)
-        return (rs and all(r["min"] <= 20 and r["des"] <= 20 and r["max"] <= 20 for r in rs)
-                and e and e["des"] == 20 and e["max"] == 20,
-                "sysfs reads %s; %s" % (keys.get("MAXFREQ-LOW"), seen("max-freq-low", 1)))
+    at_end(check, tl, "scaling_max_freq 2.0 GHz under load: MIN, DESIRED, MAX <= 20", "max-freq-low", 1,
+           lambda e: (e["des"] == 20 and e["max"] == 20 and phase_writes("max-freq-low", 1) and all(
+               r["min"] <= 20 and r["des"] <= 20 and r["max"] <= 20 for r in phase_writes("max-freq-low", 1))),
+           lambda s: "sysfs reads %s; %s" % (keys.get("MAXFREQ-LOW"), s))
 
     at_end(check, tl, "scaling_max_freq restored: back up to %d" % H1, "max-freq-restored", 1,
            lambda e: e["des"] == H1 and e["max"] == H1)
@@ -278,12 +278,9 @@ def driver(check, tl, keys):
                                                         and rs.index(r) >= [x["des"] for x in rs].index(0)),
                 "%s; status and driver: %s" % (seen("active", 1), keys.get("STATUS-ACTIVE")))
 
-    @check("active -> passive under load: hints again")
-    def _():
-        e = tl.end_state("passive-again", 1)
-        return (e and e["des"] == H1 and
-                (keys.get("STATUS-PASSIVE") or "").split()[:3] == ["passive", "intel_cpufreq", "schedutil"],
-                "%s; status, driver, governor: %s" % (seen("passive-again", 1), keys.get("STATUS-PASSIVE")))
+    at_end(check, tl, "active -> passive under load: hints again", "passive-again", 1,
+           lambda e: e["des"] == H1 and (keys.get("STATUS-PASSIVE") or "").split()[:3] == PASSIVE,
+           lambda s: "%s; status, driver, governor: %s" % (s, keys.get("STATUS-PASSIVE")))
 
     # cpuinfo.max_freq follows no_turbo (the base frequency, the guaranteed
     # level here, under it; each CPU's highest level without it), so that
@@ -321,7 +318,7 @@ def platform(check, tl, keys):
     @check("re-registration: status passive again, no_turbo reads 0")
     def _():
         return (keys.get("REREG-NO-TURBO-SET") == "1" and keys.get("REREG-NO-TURBO") == "0"
-                and (keys.get("REREG-STATUS") or "").split() == ["passive", "intel_cpufreq", "schedutil"],
+                and (keys.get("REREG-STATUS") or "").split() == PASSIVE,
                 "no_turbo %s -> %s after active -> passive; status, driver, governor: %s" % (
                     keys.get("REREG-NO-TURBO-SET"), keys.get("REREG-NO-TURBO"), keys.get("REREG-STATUS")))
 
@@ -368,11 +365,9 @@ def platform(check, tl, keys):
     at_end(check, tl, "turbo off by the platform, uclamp minimum 1024: MIN = MAX = DESIRED = %d" % GUARANTEED,
            "fw-turbo-off-umin", 0, lambda e: e["min"] == e["max"] == e["des"] == GUARANTEED)
 
-    @check("turbo back on: full spin reaches %d again" % HIGHEST[0])
-    def _():
-        e = tl.end_state("fw-turbo-on-spin", 0)
-        return (keys.get("FW-NO-TURBO-BACK") == "0" and e and e["des"] == HIGHEST[0],
-                "no_turbo reads %s; %s" % (keys.get("FW-NO-TURBO-BACK"), tl.seen("fw-turbo-on-spin", 0)))
+    at_end(check, tl, "turbo back on: full spin reaches %d again" % HIGHEST[0], "fw-turbo-on-spin", 0,
+           lambda e: keys.get("FW-NO-TURBO-BACK") == "0" and e["des"] == HIGHEST[0],
+           lambda s: "no_turbo reads %s; %s" % (keys.get("FW-NO-TURBO-BACK"), s))
 
     # the guaranteed level lowered through the monitor: the driver (the
     # guest waited for both vCPUs to show 14 before going on)
@@ -657,19 +652,19 @@ KMSG = re.compile(r"\[ *\d+\.\d+\] .*$")
 RESULT = re.compile(r"^R-(PASS|FAIL|SKIP): (.*)$")
 
 
-def nested(results, indent="    "):
-    """A nested document of RESULTS [(status, name, why)], indented; True
-    if all passed."""
+def nested(t, name, results, why):
+    """Result NAME of T: a nested document of RESULTS [(status, name, why)],
+    indented, ok if all passed, else not ok with WHY."""
     buf = io.StringIO()
-    t = ktap.Ktap(len(results), out=buf)
-    for st, name, why in results:
+    n = ktap.Ktap(len(results), out=buf)
+    for st, rname, rwhy in results:
         if st == "SKIP":
-            t.skip(name, why or "skipped")
+            n.skip(rname, rwhy or "skipped")
         else:
-            t.check(name, st == "PASS", why)
+            n.check(rname, st == "PASS", rwhy)
     for line in buf.getvalue().splitlines():
-        print(indent + line)
-    return not t.failed
+        print("    " + line)
+    t.check(name, not n.failed, why if n.failed else "")
 
 
 def scenarios(console, asked):
@@ -686,9 +681,8 @@ def scenarios(console, asked):
         used.update(i for i, _ in mine)
         if not mine:
             t.not_ok(sc, "no result of this scenario reached the console")
-            continue
-        ok = nested([r for _, r in mine])
-        t.check(sc, ok, "" if ok else "a check of the scenario failed")
+        else:
+            nested(t, sc, [r for _, r in mine], "a check of the scenario failed")
     rest = [r for i, r in enumerate(lines) if i not in used]
     m = re.search(r"^R-DONE: (\d+) failure", text, re.M)
     nfail = sum(1 for st, _, _ in lines if st == "FAIL")
@@ -697,8 +691,7 @@ def scenarios(console, asked):
     rest.append(("PASS" if m and int(m.group(1)) == nfail else "FAIL", "failure_count",
                  "the guest counted %s failure(s), the console shows %d R-FAIL lines" % (
                      m.group(1) if m else "?", nfail)))
-    ok = nested(rest)
-    t.check("guest", ok, "" if ok else "see above")
+    nested(t, "guest", rest, "see above")
     return 1 if t.failed else 0
 
 
