@@ -78,10 +78,9 @@ def main():
         except (OSError, ConnectionError, ValueError) as e:
             out.write("error: cannot reach the monitor at %s: %s\n" % (path, e))
             return 1
-        cpus = {}
         try:
-            for c in qmp.command('{"execute": "query-cpus-fast"}').get("return", []):
-                cpus["@cpu%d" % c["cpu-index"]] = c["qom-path"]
+            cpus = {"@cpu%d" % c["cpu-index"]: c["qom-path"]
+                    for c in qmp.command('{"execute": "query-cpus-fast"}').get("return", [])}
         except (OSError, ConnectionError, ValueError, KeyError) as e:
             out.write("error: query-cpus-fast: %s\n" % e)
             return 1
