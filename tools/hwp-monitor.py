@@ -5,23 +5,16 @@
 
 Started by tools/qemu-run.sh --monitor-relay next to QEMU, whose QMP
 monitor listens on the unix socket SOCKET. It follows CONSOLE_LOG (the
-guest's serial console) and sends, in order and once each, every command
-that the guest printed on a line of its own as
-
-    HWP-MONITOR: <QMP command, one line of JSON>
-
-(for example {"execute": "qom-set", "arguments": {"path": "@cpu0",
-"property": "hwp-guaranteed-now", "value": 14}}: a platform event, such as
-firmware lowering the guaranteed level, that the guest cannot cause
-itself). A string "@cpuN" in the command is replaced by the QOM path of the
-vCPU with cpu-index N (from QMP query-cpus-fast). A line "HWP-MONITOR-REFUSE: <command>"
-sends a command that QEMU must refuse (a bad value: the refusal is the
-expected answer). TRANSCRIPT gets each command and QEMU's answer.
-The guest sees the effect, not the answer: it polls the register that the
-command changes. The relay ends when QEMU closes the monitor, or when the
-console shows the end marker. Exit status: 0, or 1 if a command could not be
-sent, QEMU refused a command, or it accepted one it should have refused
-(the transcript says which).
+guest's serial console) and sends, in order and once each, the command of
+every line "HWP-MONITOR: <QMP command, one line of JSON>" (a platform event,
+such as firmware lowering the guaranteed level, that the guest cannot cause
+itself), "@cpuN" replaced by the QOM path of the vCPU with cpu-index N; a
+line "HWP-MONITOR-REFUSE: <command>" sends one that QEMU must refuse.
+Documentation/project/hwp-machine.md, "Platform events". TRANSCRIPT gets
+each command and QEMU's answer. The relay ends when QEMU closes the monitor,
+or when the console shows the end marker. Exit status: 0, or 1 if a command
+could not be sent, QEMU refused a command, or it accepted one it should have
+refused (the transcript says which).
 """
 import json
 import os
@@ -85,10 +78,9 @@ def main():
         except (OSError, ConnectionError, ValueError) as e:
             out.write("error: cannot reach the monitor at %s: %s\n" % (path, e))
             return 1
-        cpus = {}
         try:
-            for c in qmp.command('{"execute": "query-cpus-fast"}').get("return", []):
-                cpus["@cpu%d" % c["cpu-index"]] = c["qom-path"]
+            cpus = {"@cpu%d" % c["cpu-index"]: c["qom-path"]
+                    for c in qmp.command('{"execute": "query-cpus-fast"}').get("return", [])}
         except (OSError, ConnectionError, ValueError, KeyError) as e:
             out.write("error: query-cpus-fast: %s\n" % e)
             return 1
@@ -99,14 +91,10 @@ def main():
             if os.path.exists(console):
                 with open(console, "rb") as f:
                     f.seek(pos)
-                    data = f.read()
+                    *lines, partial = (partial + f.read()).split(b"\n")
                     pos = f.tell()
-                data = partial + data
-                lines = [b.decode(errors="replace") for b in data.split(b"\n")]
-                partial = data.split(b"\n")[-1]
-                lines.pop()
             for line in lines:
-                line = line.rstrip("\r")
+                line = line.decode(errors="replace").rstrip("\r")
                 if line.startswith("QEMU-TEST-END"):
                     return rc
                 if line.startswith(PREFIX):

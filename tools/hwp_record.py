@@ -18,6 +18,17 @@ import sys
 MARK = 0x4F4D0000
 
 
+def mark_of(e):
+    """The marker N that the event E records, or None."""
+    if e["ev"] == "gp" and e.get("op") == "rdmsr" and int(e["msr"], 16) & 0xFFFF0000 == MARK:
+        return int(e["msr"], 16) & 0xFFFF
+    return None
+
+
+def mmd(r):
+    return "%d/%d/%d" % (r["min"], r["max"], r["des"])
+
+
 def parse_record(path):
     """Every event of the record, as a dict of its key=value fields."""
     events = []
@@ -40,29 +51,25 @@ def parse_console(path):
             m = re.match(r"^PHASE (\d+) (\S+)$", line) or re.match(r"^R-MARK (\d+) ([a-z0-9.]+)", line)
             if m:
                 phases[int(m.group(1))] = m.group(2)
-                continue
-            if line.startswith("DMESG: "):
+            elif line.startswith("DMESG: "):
                 dmesg.append(line[7:])
-                continue
-            m = re.match(r"^([A-Z][A-Z0-9-]*)=(.*)$", line)
-            if m:
-                keys[m.group(1)] = m.group(2)
+            elif k := re.match(r"^([A-Z][A-Z0-9-]*)=(.*)$", line):
+                keys[k.group(1)] = k.group(2)
     return phases, keys, dmesg
 
 
 def phases(events):
     """(requests, markers): every HWP_REQUEST write as a dict with cpu, min,
     max, des, epp, t (virtual ns) and phase (the last marker before it, 0
-    before the first), and the set of markers found."""
-    cur, reqs, marks = 0, [], set()
+    before the first), and the first event of each marker found, by its
+    number."""
+    cur, reqs, marks = 0, [], {}
     for e in events:
-        if e["ev"] == "gp" and e.get("op") == "rdmsr":
-            msr = int(e["msr"], 16)
-            if msr & 0xFFFF0000 == MARK:
-                cur = msr & 0xFFFF
-                marks.add(cur)
-                continue
-        if e["ev"] == "req":
+        m = mark_of(e)
+        if m is not None:
+            cur = m
+            marks.setdefault(m, e)
+        elif e["ev"] == "req":
             r = {k: int(e[k]) for k in ("cpu", "min", "max", "des", "epp")}
             r["t"] = int(e["t"])
             r["phase"] = cur
@@ -89,21 +96,14 @@ class Timeline:
         try:
             return cls(console, record), None
         except Exception as e:  # every check then fails with this, by name
-            tl = cls.__new__(cls)
-            tl.names, tl.keys, tl.dmesg, tl.events, tl.reqs, tl.marks = {}, {}, [], [], [], set()
-            tl.mark_t, tl.mark_ht, tl.t_last, tl.num = {}, {}, 0, {}
-            return tl, "cannot read the console or the record: %s: %s" % (type(e).__name__, e)
+            return cls(), "cannot read the console or the record: %s: %s" % (type(e).__name__, e)
 
-    def __init__(self, console, record):
-        self.names, self.keys, self.dmesg = parse_console(console)
-        self.events = parse_record(record)
+    def __init__(self, console=None, record=None):
+        self.names, self.keys, self.dmesg = parse_console(console) if console is not None else ({}, {}, [])
+        self.events = parse_record(record) if record is not None else []
         self.reqs, self.marks = phases(self.events)
-        self.mark_t, self.mark_ht = {}, {}
-        for e in self.events:
-            if e["ev"] == "gp" and e.get("op") == "rdmsr" and int(e["msr"], 16) & 0xFFFF0000 == MARK:
-                m = int(e["msr"], 16) & 0xFFFF
-                self.mark_t.setdefault(m, int(e["t"]))
-                self.mark_ht.setdefault(m, int(e["ht"]))
+        self.mark_t = {m: int(e["t"]) for m, e in self.marks.items()}
+        self.mark_ht = {m: int(e["ht"]) for m, e in self.marks.items()}
         self.t_last = int(self.events[-1]["t"]) if self.events else 0
         self.num = {name: n for n, name in self.names.items()}
 
@@ -125,14 +125,15 @@ class Timeline:
         sp = self.span(phase)
         return self.writes(cpu, *sp) if sp else []
 
+    def since(self, cpu, t0, t1):
+        """The request in effect at T0 and every one written up to T1."""
+        return [r for r in (self.in_effect(cpu, t0),) if r] + self.writes(cpu, t0, t1)
+
     def effective(self, phase, cpu):
         """The request in effect when the phase starts and every one written
         in it (up to GRACE before its end)."""
         sp = self.span(phase)
-        if not sp:
-            return []
-        first = self.in_effect(cpu, sp[0])
-        return ([first] if first else []) + self.writes(cpu, sp[0], sp[1] - self.GRACE)
+        return self.since(cpu, sp[0], sp[1] - self.GRACE) if sp else []
 
     def end_state(self, phase, cpu):
         sp = self.span(phase)
@@ -142,10 +143,7 @@ class Timeline:
         """The requests in effect over the second half of the phase (up to
         GRACE before its end)."""
         sp = self.span(phase)
-        if not sp:
-            return []
-        mid = (sp[0] + sp[1]) // 2
-        return [r for r in (self.in_effect(cpu, mid),) if r] + self.writes(cpu, mid, sp[1] - self.GRACE)
+        return self.since(cpu, (sp[0] + sp[1]) // 2, sp[1] - self.GRACE) if sp else []
 
     def late_min(self, phase, cpu):
         """Lowest DESIRED in effect over the second half of the phase."""
@@ -154,14 +152,14 @@ class Timeline:
 
     @staticmethod
     def fmt(rs, k=6):
-        s = " ".join("%d/%d/%d" % (r["min"], r["max"], r["des"]) for r in rs[-k:])
+        s = " ".join(mmd(r) for r in rs[-k:])
         return "%d writes, last MIN/MAX/DESIRED %s" % (len(rs), s or "none")
 
     def seen(self, phase, cpu):
         e = self.end_state(phase, cpu)
         return "%s; in effect at the end %s" % (
             self.fmt(self.phase_writes(phase, cpu)),
-            "%d/%d/%d" % (e["min"], e["max"], e["des"]) if e else "none")
+            mmd(e) if e else "none")
 
 
 def summary(console, record):
@@ -169,18 +167,16 @@ def summary(console, record):
     reqs, _ = phases(parse_record(record))
     num = {name: n for n, name in ph.items()}
 
-    def des(phase, cpu):
-        return [r["des"] for r in reqs if r["phase"] == num.get(phase) and r["cpu"] == cpu]
+    def writes(phase):
+        return [r for r in reqs if r["phase"] == num.get(phase) and r["cpu"] == 1]
 
-    load, after = des("spin-cpu1", 1), des("idle", 1) + des("idle-wake", 1)
-    under = [r for r in reqs if r["phase"] == num.get("spin-cpu1") and r["cpu"] == 1]
+    under = writes("spin-cpu1")
+    load, after = [r["des"] for r in under], [r["des"] for r in writes("idle") + writes("idle-wake")]
     # the perf path: schedutil wrote CPU 1's request under load (at least
     # once), and the request in effect through the load, the one its start
     # found and every one written during it, always carried a DESIRED, some
     # above MIN (the frequency path writes the target into MIN and DESIRED)
-    first = under[0]["t"] if under else None
-    before = [r for r in reqs if r["cpu"] == 1 and first is not None and r["t"] < first]
-    effect = before[-1:] + under
+    effect = [r for r in reqs if r["cpu"] == 1 and under and r["t"] < under[0]["t"]][-1:] + under
     perf = bool(under) and "spin-cpu1" in num and all(r["des"] for r in effect) \
         and any(r["min"] < r["des"] for r in effect)
     print("driver: %s, status %s, governor %s, HWP %s" % (
@@ -188,12 +184,10 @@ def summary(console, record):
         "on" if keys.get("HWP", "0") != "0" else "off"))
     print("adjust_perf: %s" % (
         "in use (%d writes under load; every request in effect carried DESIRED, some above MIN)" % len(under) if perf
-        else "NOT in use (writes under load, MIN/MAX/DESIRED: %s)" % (" ".join(
-            "%d/%d/%d" % (r["min"], r["max"], r["des"]) for r in effect[-4:]) or "none")))
+        else "NOT in use (writes under load, MIN/MAX/DESIRED: %s)" % (" ".join(map(mmd, effect[-4:])) or "none")))
     print("desired: CPU 1 under load %s (last %s); after it %s (last %s); %d writes in all (simulated)" % (
-        "-".join(str(x) for x in (min(load), max(load))) if load else "none",
-        load[-1] if load else "-",
-        "-".join(str(x) for x in (min(after), max(after))) if after else "no write",
+        "%d-%d" % (min(load), max(load)) if load else "none", load[-1] if load else "-",
+        "%d-%d" % (min(after), max(after)) if after else "no write",
         after[-1] if after else keys.get("IDLE-DESIRED1", "-"), len(reqs)))
     return 0 if perf and keys.get("DRIVER") == "intel_cpufreq" else 1
 

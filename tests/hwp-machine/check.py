@@ -39,6 +39,8 @@ GUARANTEED, BASE, EFFICIENT, LOWEST = 18, 20, 10, 8
 # reference is the machine's 4-core turbo level, its highest level
 # (MSR_TURBO_RATIO_LIMIT holds highest0 for every core count).
 HALF = (HIGHEST[0] + 1) // 2
+# status, driver and governor after active -> passive
+PASSIVE = ["passive", "intel_cpufreq", "schedutil"]
 
 
 # ---- shared checks -----------------------------------------------------------
@@ -52,16 +54,40 @@ def markers(check, tl, name):
 
 
 def wobbly(check, tl):
-    @check("invariance stays on (no 'went wobbly')")
-    def _():
-        return tl.keys.get("WOBBLY") == "0", "WOBBLY=%s" % tl.keys.get("WOBBLY")
+    check("invariance stays on (no 'went wobbly')")(
+        lambda: (tl.keys.get("WOBBLY") == "0", "WOBBLY=%s" % tl.keys.get("WOBBLY")))
 
 
 def no_warning(check, tl, name):
+    # (a console without phases is no evidence of a clean log)
+    check(name)(lambda: (tl.names and not tl.dmesg, "; ".join(tl.dmesg[:3]) or "none"))
+
+
+def at_end(check, tl, name, ph, cpu, cond, note=lambda seen: seen):
+    """Check COND(the request in effect at the end of PH on CPU), noting
+    NOTE(what PH wrote and left in effect)."""
     @check(name)
     def _():
-        # (a console without phases is no evidence of a clean log)
-        return tl.names and not tl.dmesg, "; ".join(tl.dmesg[:3]) or "none"
+        e = tl.end_state(ph, cpu)
+        return e and cond(e), note(tl.seen(ph, cpu))
+
+
+def held(check, tl, name, ph, cpu, cond):
+    """Check COND(the request in effect at the end of PH on CPU, the lowest
+    DESIRED in effect over its second half)."""
+    @check(name)
+    def _():
+        e, lm = tl.end_state(ph, cpu), tl.late_min(ph, cpu)
+        return (e and lm is not None and cond(e, lm),
+                "lowest in effect over the second half %s; %s" % (lm, tl.seen(ph, cpu)))
+
+
+def hexval(v):
+    return int(v, 16) if v and v.startswith("0x") else None
+
+
+def listed(rs):
+    return (": " + Timeline.fmt(rs, 3)) if rs else ""
 
 
 def repeats(tl, phases):
@@ -89,11 +115,9 @@ def median_late(tl, phase, cpu):
 
 # ---- driver: the real intel_pstate, passive, schedutil (suite 56) ------------
 
-def driver(tl):
-    keys, reqs = tl.keys, tl.reqs
-    span, writes, in_effect, fmt = tl.span, tl.writes, tl.in_effect, tl.fmt
-    phase_writes, end_state, late_min, seen = tl.phase_writes, tl.end_state, tl.late_min, tl.seen
-    cs = check = ktap.Checks()
+def driver(check, tl, keys):
+    reqs, fmt, phase_writes, seen = tl.reqs, tl.fmt, tl.phase_writes, tl.seen
+    H1 = HIGHEST[1]
 
     @check("guest: intel_cpufreq in passive mode with HWP enabled, schedutil")
     def _():
@@ -110,8 +134,7 @@ def driver(tl):
     @check("every write with DESIRED: MIN <= DESIRED <= MAX")
     def _():
         bad = [r for r in reqs if r["des"] and not (r["min"] <= r["des"] <= r["max"])]
-        return (reqs and not bad,
-                "%d writes, %d violate it%s" % (len(reqs), len(bad), (": " + fmt(bad, 3)) if bad else ""))
+        return reqs and not bad, "%d writes, %d violate it%s" % (len(reqs), len(bad), listed(bad))
 
     # the perf hook: under schedutil with load every write carries DESIRED,
     # with MIN below it (the frequency path puts the target level into MIN
@@ -123,12 +146,9 @@ def driver(tl):
                 "%d writes under load, %d with DESIRED 0, %d with MIN < DESIRED" % (
                     len(su), sum(1 for r in su if not r["des"]), sum(1 for r in su if r["min"] < r["des"])))
 
-    # ---- load, idle, periodic
-    for ph, cpu in (("spin-cpu0", 0), ("spin-cpu1", 1)):
-        @check("full load on CPU %d: DESIRED rises to its highest level %d" % (cpu, HIGHEST[cpu]))
-        def _(ph=ph, cpu=cpu):
-            e = end_state(ph, cpu)
-            return e and e["des"] == HIGHEST[cpu] and e["max"] == HIGHEST[cpu], seen(ph, cpu)
+    for cpu in (0, 1):
+        at_end(check, tl, "full load on CPU %d: DESIRED rises to its highest level %d" % (cpu, HIGHEST[cpu]),
+               "spin-cpu%d" % cpu, cpu, lambda e, h=HIGHEST[cpu]: e["des"] == h and e["max"] == h)
 
     # idle: the request falls to the bottom half by the end of the wake
     # probes (an idle CPU sends no update: the request follows the decayed
@@ -139,13 +159,13 @@ def driver(tl):
     # tasks and iowait boost, may raise it again)
     @check("idle: DESIRED falls")
     def _():
-        load = end_state("spin-cpu1", 1)
+        load = tl.end_state("spin-cpu1", 1)
         rs = phase_writes("idle", 1) + phase_writes("idle-wake", 1)
         low = min((r["des"] for r in rs), default=None)
         reg = keys.get("IDLE-DESIRED1", "?")
-        sp = span("idle-wake")
-        wake = ([r for r in (in_effect(1, sp[0]),) if r] + writes(1, *sp)) if sp else []
-        return (load and low is not None and low <= HIGHEST[1] // 2 and reg.isdigit()
+        sp = tl.span("idle-wake")
+        wake = tl.since(1, *sp) if sp else []
+        return (load and low is not None and low <= H1 // 2 and reg.isdigit()
                 and int(reg) in [r["des"] for r in wake],
                 "after full load %s, lowest in idle and the wake probes %s (the guest reads %s at the end); %s" % (
                     load and load["des"], low, reg, fmt(rs)))
@@ -170,17 +190,13 @@ def driver(tl):
     def _():
         late = tl.second_half("periodic-30", 1)
         med = median_late(tl, "periodic-30", 1)
-        return (late and med <= 0.75 * HIGHEST[1] and max(r["des"] for r in late) < HIGHEST[1],
+        return (late and med <= 0.75 * H1 and max(r["des"] for r in late) < H1,
                 "second half: median DESIRED %s, highest %s, MAX %s; %s" % (
-                    med, max((r["des"] for r in late), default=None), HIGHEST[1],
-                    fmt(phase_writes("periodic-30", 1))))
+                    med, max((r["des"] for r in late), default=None), H1, fmt(phase_writes("periodic-30", 1))))
 
-    for ph, cpu in (("busy99-turbo-cpu0", 0), ("busy99-turbo-cpu1", 1)):
-        @check("99%%-busy thread, turbo, CPU %d: DESIRED reaches and holds %d" % (cpu, HIGHEST[cpu]))
-        def _(ph=ph, cpu=cpu):
-            e, lm = end_state(ph, cpu), late_min(ph, cpu)
-            return (e and e["des"] == HIGHEST[cpu] and lm is not None and lm >= HIGHEST[cpu] - 3,
-                    "lowest in effect over the second half %s; %s" % (lm, seen(ph, cpu)))
+    for cpu in (0, 1):
+        held(check, tl, "99%%-busy thread, turbo, CPU %d: DESIRED reaches and holds %d" % (cpu, HIGHEST[cpu]),
+             "busy99-turbo-cpu%d" % cpu, cpu, lambda e, lm, h=HIGHEST[cpu]: e["des"] == h and lm >= h - 3)
 
     @check("perf hook: an unchanged request is not written again")
     def _():
@@ -188,16 +204,11 @@ def driver(tl):
                   "busy99-turbo-cpu0", "busy99-turbo-cpu1", "uclamp-max-cpu1",
                   "uclamp-min-cpu1", "noturbo-busy99-cpu0", "noturbo-busy99-cpu1")
         n, again = repeats(tl, steady)
-        return (n and not again,
-                "%d writes in %d phases under schedutil, %d repeat the request in effect%s" % (
-                    n, len(steady), len(again), (": " + fmt(again, 3)) if again else ""))
+        return (n and not again, "%d writes in %d phases under schedutil, %d repeat the request in effect%s" % (
+            n, len(steady), len(again), listed(again)))
 
-    # ---- uclamp
-    @check("uclamp max 512, full load, CPU 1: MAX and DESIRED capped at %d" % HALF)
-    def _():
-        e = end_state("uclamp-max-cpu1", 1)
-        return (e and e["max"] == HALF and e["des"] == HALF and e["min"] <= HALF,
-                seen("uclamp-max-cpu1", 1))
+    at_end(check, tl, "uclamp max 512, full load, CPU 1: MAX and DESIRED capped at %d" % HALF, "uclamp-max-cpu1", 1,
+           lambda e: e["max"] == HALF and e["des"] == HALF and e["min"] <= HALF)
 
     @check("uclamp min 512, light load, CPU 1: MIN %d required" % HALF)
     def _():
@@ -209,70 +220,42 @@ def driver(tl):
                     max((r["min"] for r in rs), default=None),
                     max((r["min"] for r in probe), default=None), fmt(rs)))
 
-    # ---- scaling_max_freq
-    @check("scaling_max_freq 2.0 GHz under load: MIN, DESIRED, MAX <= 20")
-    def _():
-        rs = phase_writes("max-freq-low", 1)
-        e = end_state("max-freq-low", 1)
-        return (rs and all(r["min"] <= 20 and r["des"] <= 20 and r["max"] <= 20 for r in rs)
-                and e and e["des"] == 20 and e["max"] == 20,
-                "sysfs reads %s; %s" % (keys.get("MAXFREQ-LOW"), seen("max-freq-low", 1)))
+    at_end(check, tl, "scaling_max_freq 2.0 GHz under load: MIN, DESIRED, MAX <= 20", "max-freq-low", 1,
+           lambda e: (e["des"] == 20 and e["max"] == 20 and phase_writes("max-freq-low", 1) and all(
+               r["min"] <= 20 and r["des"] <= 20 and r["max"] <= 20 for r in phase_writes("max-freq-low", 1))),
+           lambda s: "sysfs reads %s; %s" % (keys.get("MAXFREQ-LOW"), s))
 
-    @check("scaling_max_freq restored: back up to %d" % HIGHEST[1])
-    def _():
-        e = end_state("max-freq-restored", 1)
-        return e and e["des"] == HIGHEST[1] and e["max"] == HIGHEST[1], seen("max-freq-restored", 1)
+    at_end(check, tl, "scaling_max_freq restored: back up to %d" % H1, "max-freq-restored", 1,
+           lambda e: e["des"] == H1 and e["max"] == H1)
 
-    # ---- no_turbo
     for ph, cpu, what in (("noturbo-spin-cpu0", 0, "pure spin"),
                           ("noturbo-busy99-cpu0", 0, "99%-busy thread"),
                           ("noturbo-busy99-cpu1", 1, "99%-busy thread, efficiency core")):
-        @check("no_turbo, %s, CPU %d: settles at the guaranteed level %d, no decay" % (what, cpu, GUARANTEED))
-        def _(ph=ph, cpu=cpu):
-            e, lm = end_state(ph, cpu), late_min(ph, cpu)
-            return (keys.get("NO-TURBO") == "1" and e and e["des"] == GUARANTEED and e["max"] == GUARANTEED
-                    and lm is not None and lm >= GUARANTEED - 1,
-                    "lowest in effect over the second half %s; %s" % (lm, seen(ph, cpu)))
+        held(check, tl, "no_turbo, %s, CPU %d: settles at the guaranteed level %d, no decay" % (what, cpu, GUARANTEED),
+             ph, cpu, lambda e, lm: (keys.get("NO-TURBO") == "1" and e["des"] == GUARANTEED
+                                     and e["max"] == GUARANTEED and lm >= GUARANTEED - 1))
 
-    @check("turbo back on: the efficiency core returns to %d" % HIGHEST[1])
-    def _():
-        e = end_state("turbo-back-busy99-cpu1", 1)
-        return e and e["des"] == HIGHEST[1], seen("turbo-back-busy99-cpu1", 1)
+    at_end(check, tl, "turbo back on: the efficiency core returns to %d" % H1, "turbo-back-busy99-cpu1", 1,
+           lambda e: e["des"] == H1)
 
     # ---- governors: performance and powersave ask for their target
     # strictly (MIN, DESIRED and MAX all at it); userspace does not: its
     # target goes into MIN and DESIRED (level 20 for 2.0 GHz), MAX stays
     # the policy maximum
-    @check("performance governor: frequency path (MIN = DESIRED = MAX = %d)" % HIGHEST[1])
-    def _():
-        e = end_state("gov-performance", 1)
-        return e and e["min"] == e["des"] == e["max"] == HIGHEST[1], seen("gov-performance", 1)
+    at_end(check, tl, "performance governor: frequency path (MIN = DESIRED = MAX = %d)" % H1, "gov-performance", 1,
+           lambda e: e["min"] == e["des"] == e["max"] == H1)
+    at_end(check, tl, "powersave governor: frequency path (MIN = DESIRED = MAX = %d)" % LOWEST, "gov-powersave", 1,
+           lambda e: e["min"] == e["des"] == e["max"] == LOWEST)
+    at_end(check, tl, "userspace governor at 2.0 GHz: frequency path (MIN = DESIRED = 20, MAX = %d)" % H1,
+           "gov-userspace", 1, lambda e: e["min"] == e["des"] == 20 and e["max"] == H1)
+    at_end(check, tl, "back to schedutil under load: hints again (DESIRED %d)" % H1, "gov-schedutil", 1,
+           lambda e: phase_writes("gov-schedutil", 1) and all(r["des"] for r in phase_writes("gov-schedutil", 1))
+           and e["des"] == H1)
 
-    @check("powersave governor: frequency path (MIN = DESIRED = MAX = %d)" % LOWEST)
-    def _():
-        e = end_state("gov-powersave", 1)
-        return e and e["min"] == e["des"] == e["max"] == LOWEST, seen("gov-powersave", 1)
-
-    @check("userspace governor at 2.0 GHz: frequency path (MIN = DESIRED = 20, MAX = %d)" % HIGHEST[1])
-    def _():
-        e = end_state("gov-userspace", 1)
-        return e and e["min"] == e["des"] == 20 and e["max"] == HIGHEST[1], seen("gov-userspace", 1)
-
-    @check("back to schedutil under load: hints again (DESIRED %d)" % HIGHEST[1])
-    def _():
-        rs, e = phase_writes("gov-schedutil", 1), end_state("gov-schedutil", 1)
-        return rs and all(r["des"] for r in rs) and e and e["des"] == HIGHEST[1], seen("gov-schedutil", 1)
-
-    # ---- hotplug, suspend, mode switch
-    @check("CPU 1 offline: DESIRED 0 written for it, no hint after")
-    def _():
-        e = end_state("offline", 1)
-        return keys.get("OFFLINE1") == "0" and e and e["des"] == 0, seen("offline", 1)
-
-    @check("CPU 1 online: steering resumes (DESIRED %d under load)" % HIGHEST[1])
-    def _():
-        e = end_state("online", 1)
-        return e and e["des"] == HIGHEST[1], seen("online", 1)
+    at_end(check, tl, "CPU 1 offline: DESIRED 0 written for it, no hint after", "offline", 1,
+           lambda e: keys.get("OFFLINE1") == "0" and e["des"] == 0)
+    at_end(check, tl, "CPU 1 online: steering resumes (DESIRED %d under load)" % H1, "online", 1,
+           lambda e: e["des"] == H1)
 
     @check("suspend to idle: DESIRED cleared while suspended (pm_test delay, 5 s)")
     def _():
@@ -280,80 +263,62 @@ def driver(tl):
         cleared = [i for i, r in enumerate(rs) if r["des"] == 0]
         gap = None
         if cleared:
-            nxt = [r for r in rs[cleared[0]:] if r["des"]] + phase_writes("resumed", 1)
-            nxt = [r for r in nxt if r["des"]]
+            nxt = [r for r in rs[cleared[0]:] + phase_writes("resumed", 1) if r["des"]]
             gap = (nxt[0]["t"] - rs[cleared[0]]["t"]) / 1e9 if nxt else None
         return (keys.get("SUSPEND-RC") == "0" and cleared and gap is not None and gap >= 4,
                 "echo freeze: status %s; DESIRED 0 for %s s before the next hint; %s" % (
                     keys.get("SUSPEND-RC"), "%.1f" % gap if gap is not None else "?", fmt(rs)))
 
-    @check("resume: steering again (DESIRED %d under load)" % HIGHEST[1])
-    def _():
-        e = end_state("resumed", 1)
-        return e and e["des"] == HIGHEST[1], seen("resumed", 1)
+    at_end(check, tl, "resume: steering again (DESIRED %d under load)" % H1, "resumed", 1, lambda e: e["des"] == H1)
 
     @check("passive -> active under load: no hint left (DESIRED 0, none set)")
     def _():
-        rs, e = phase_writes("active", 1), end_state("active", 1)
+        rs, e = phase_writes("active", 1), tl.end_state("active", 1)
         return (rs and e and e["des"] == 0 and not any(r["des"] for r in rs if r["t"] >= rs[0]["t"]
                                                         and rs.index(r) >= [x["des"] for x in rs].index(0)),
                 "%s; status and driver: %s" % (seen("active", 1), keys.get("STATUS-ACTIVE")))
 
-    @check("active -> passive under load: hints again")
-    def _():
-        e = end_state("passive-again", 1)
-        return (e and e["des"] == HIGHEST[1] and
-                (keys.get("STATUS-PASSIVE") or "").split()[:3] == ["passive", "intel_cpufreq", "schedutil"],
-                "%s; status, driver, governor: %s" % (seen("passive-again", 1), keys.get("STATUS-PASSIVE")))
+    at_end(check, tl, "active -> passive under load: hints again", "passive-again", 1,
+           lambda e: e["des"] == H1 and (keys.get("STATUS-PASSIVE") or "").split()[:3] == PASSIVE,
+           lambda s: "%s; status, driver, governor: %s" % (s, keys.get("STATUS-PASSIVE")))
 
     # cpuinfo.max_freq follows no_turbo (the base frequency, the guaranteed
     # level here, under it; each CPU's highest level without it), so that
     # the frequency path's 1.25 * max_freq * util / capacity does not ask
     # for more once utilization is relative to the base frequency
     @check("cpuinfo_max_freq follows no_turbo (%d00000 kHz under it, then %d00000 and %d00000)" % (
-        GUARANTEED, HIGHEST[0], HIGHEST[1]))
+        GUARANTEED, HIGHEST[0], H1))
     def _():
         on, off = keys.get("CPUINFO-MAX-NOTURBO"), keys.get("CPUINFO-MAX-TURBO")
         back = keys.get("CPUINFO-MAX-ONLINE-NOTURBO")
         return (on == "%d00000 %d00000" % (GUARANTEED, GUARANTEED)
-                and off == "%d00000 %d00000" % (HIGHEST[0], HIGHEST[1]) and back == "%d00000" % GUARANTEED,
+                and off == "%d00000 %d00000" % (HIGHEST[0], H1) and back == "%d00000" % GUARANTEED,
                 "cpu0 and cpu1: under no_turbo %s, after it %s; cpu1 back online after no_turbo was set while it was offline: %s" % (
                     on, off, back))
 
-    @check("kselftest intel_pstate/hwp_request passes on the real driver (no skip)")
-    def _():
-        return keys.get("KSELFTEST-RC") == "0", "exit status %s" % keys.get("KSELFTEST-RC")
-
+    check("kselftest intel_pstate/hwp_request passes on the real driver (no skip)")(
+        lambda: (keys.get("KSELFTEST-RC") == "0", "exit status %s" % keys.get("KSELFTEST-RC")))
     no_warning(check, tl, "no warning in the guest's kernel log")
-    return cs
 
 
 # ---- platform: a base ratio above the guaranteed level (suite 59) ------------
 # (the machine's own behaviour, the TSC rate, APERF/MPERF, the monitor's
 # guaranteed level, is suite 54's: kind emulator)
 
-def platform(tl):
-    keys = tl.keys
-    cs = check = ktap.Checks()
+def platform(check, tl, keys):
     markers(check, tl, "platform: every phase marker reached the host")
-
-    # a vCPU held at a level: the driver's requests
     for cpu in (0, 1):
         for lvl in (12, 24):
-            @check("CPU %d held at level %d by scaling_min/max_freq: MIN = MAX = DESIRED = %d" % (
-                cpu, lvl, lvl))
-            def _(cpu=cpu, lvl=lvl):
-                rs = tl.effective("clk-%d-%d" % (cpu, lvl), cpu)
-                end = tl.end_state("clk-%d-%d" % (cpu, lvl), cpu)
-                held = bool(rs) and all(r["min"] == r["max"] == r["des"] == lvl for r in rs[1:]) \
-                    and bool(end) and end["des"] == lvl
-                return (held, tl.fmt(rs))
+            @check("CPU %d held at level %d by scaling_min/max_freq: MIN = MAX = DESIRED = %d" % (cpu, lvl, lvl))
+            def _(ph="clk-%d-%d" % (cpu, lvl), cpu=cpu, lvl=lvl):
+                rs, end = tl.effective(ph, cpu), tl.end_state(ph, cpu)
+                return (rs and all(r["min"] == r["max"] == r["des"] == lvl for r in rs[1:]) and end and end["des"] == lvl,
+                        tl.fmt(rs))
 
-    # the invariance reference after a re-registration
     @check("re-registration: status passive again, no_turbo reads 0")
     def _():
         return (keys.get("REREG-NO-TURBO-SET") == "1" and keys.get("REREG-NO-TURBO") == "0"
-                and (keys.get("REREG-STATUS") or "").split() == ["passive", "intel_cpufreq", "schedutil"],
+                and (keys.get("REREG-STATUS") or "").split() == PASSIVE,
                 "no_turbo %s -> %s after active -> passive; status, driver, governor: %s" % (
                     keys.get("REREG-NO-TURBO-SET"), keys.get("REREG-NO-TURBO"), keys.get("REREG-STATUS")))
 
@@ -397,22 +362,17 @@ def platform(tl):
                     "no_turbo reads %s; %d of %d requests in effect above %d; %s" % (
                         keys.get("FW-NO-TURBO"), len(over), len(rs), GUARANTEED, tl.seen(ph, 0)))
 
-    @check("turbo off by the platform, uclamp minimum 1024: MIN = MAX = DESIRED = %d" % GUARANTEED)
-    def _():
-        e = tl.end_state("fw-turbo-off-umin", 0)
-        return e and e["min"] == e["max"] == e["des"] == GUARANTEED, tl.seen("fw-turbo-off-umin", 0)
+    at_end(check, tl, "turbo off by the platform, uclamp minimum 1024: MIN = MAX = DESIRED = %d" % GUARANTEED,
+           "fw-turbo-off-umin", 0, lambda e: e["min"] == e["max"] == e["des"] == GUARANTEED)
 
-    @check("turbo back on: full spin reaches %d again" % HIGHEST[0])
-    def _():
-        e = tl.end_state("fw-turbo-on-spin", 0)
-        return (keys.get("FW-NO-TURBO-BACK") == "0" and e and e["des"] == HIGHEST[0],
-                "no_turbo reads %s; %s" % (keys.get("FW-NO-TURBO-BACK"), tl.seen("fw-turbo-on-spin", 0)))
+    at_end(check, tl, "turbo back on: full spin reaches %d again" % HIGHEST[0], "fw-turbo-on-spin", 0,
+           lambda e: keys.get("FW-NO-TURBO-BACK") == "0" and e["des"] == HIGHEST[0],
+           lambda s: "no_turbo reads %s; %s" % (keys.get("FW-NO-TURBO-BACK"), s))
 
     # the guaranteed level lowered through the monitor: the driver (the
     # guest waited for both vCPUs to show 14 before going on)
-    @check("monitor: the driver's limits follow at the next limits update (scaling_max_freq 1.4 GHz with no_turbo)")
-    def _():
-        return keys.get("GUAR-MAXFREQ") == "1400000 1400000", "scaling_max_freq %s" % keys.get("GUAR-MAXFREQ")
+    check("monitor: the driver's limits follow at the next limits update (scaling_max_freq 1.4 GHz with no_turbo)")(
+        lambda: (keys.get("GUAR-MAXFREQ") == "1400000 1400000", "scaling_max_freq %s" % keys.get("GUAR-MAXFREQ")))
 
     for cpu in (0, 1):
         @check("guaranteed 14, no_turbo, uclamp minimum 1024, CPU %d: MIN = MAX = DESIRED = 14, never above" % cpu)
@@ -426,14 +386,11 @@ def platform(tl):
 
     wobbly(check, tl)
     no_warning(check, tl, "platform: no warning in the guest's kernel log")
-    return cs
 
 
 # ---- dec: MSR_POWER_CTL bit 27 set (suite 59) --------------------------------
 
-def dec(tl):
-    keys = tl.keys
-    cs = check = ktap.Checks()
+def dec(check, tl, keys):
     markers(check, tl, "dec: every phase marker reached the host")
 
     @check("DEC: MSR_POWER_CTL bit 27 set, intel_cpufreq in passive mode with HWP")
@@ -445,8 +402,7 @@ def dec(tl):
     @check("DEC: no HWP_REQUEST write carries a DESIRED level")
     def _():
         withdes = [r for r in tl.reqs if r["des"]]
-        return tl.reqs and not withdes, "%d writes, %d with DESIRED: %s" % (
-            len(tl.reqs), len(withdes), tl.fmt(withdes, 4))
+        return tl.reqs and not withdes, "%d writes, %d with DESIRED: %s" % (len(tl.reqs), len(withdes), tl.fmt(withdes, 4))
 
     for cpu in (0, 1):
         # the guest's read of HWP_REQUEST under the load (the request may be
@@ -455,7 +411,7 @@ def dec(tl):
             cpu, HIGHEST[cpu]))
         def _(cpu=cpu):
             v = keys.get("REQ-SPIN%d" % cpu, "")
-            req = int(v, 16) if v.startswith("0x") else None
+            req = hexval(v)
             e = tl.end_state("spin-cpu%d" % cpu, cpu)
             return (req is not None and (req >> 8) & 255 == HIGHEST[cpu] and (req >> 16) & 255 == 0
                     and (e is None or (e["max"], e["des"]) == (HIGHEST[cpu], 0)),
@@ -474,38 +430,29 @@ def dec(tl):
         return (umax and umin and not again,
                 "%d writes in the schedutil load phases (uclamp max %d, uclamp min %d on CPU 1), "
                 "%d repeat the request in effect%s" % (
-                    n, len(umax), len(umin), len(again), (": " + tl.fmt(again, 3)) if again else ""))
+                    n, len(umax), len(umin), len(again), listed(again)))
 
-    @check("DEC, uclamp max 512, full load, CPU 1: MAX capped at %d" % HALF)
-    def _():
-        e = tl.end_state("uclamp-max-cpu1", 1)
-        return e and e["max"] == HALF and e["min"] <= HALF, tl.seen("uclamp-max-cpu1", 1)
+    at_end(check, tl, "DEC, uclamp max 512, full load, CPU 1: MAX capped at %d" % HALF, "uclamp-max-cpu1", 1,
+           lambda e: e["max"] == HALF and e["min"] <= HALF)
 
     @check("DEC, uclamp min 512, light load, CPU 1: MIN %d required" % HALF)
     def _():
         rs = tl.phase_writes("uclamp-min-cpu1", 1)
         return rs and max(r["min"] for r in rs) >= HALF, tl.seen("uclamp-min-cpu1", 1)
 
-    @check("DEC, performance governor: frequency path MIN = MAX = %d" % HIGHEST[1])
-    def _():
-        e = tl.end_state("gov-performance", 1)
-        return e and e["min"] == e["max"] == HIGHEST[1], tl.seen("gov-performance", 1)
-
+    at_end(check, tl, "DEC, performance governor: frequency path MIN = MAX = %d" % HIGHEST[1], "gov-performance", 1,
+           lambda e: e["min"] == e["max"] == HIGHEST[1])
     no_warning(check, tl, "dec: no warning in the guest's kernel log")
-    return cs
 
 
 # ---- emulator: the machine itself, base ratio 20 (suite 54) ------------------
 # What the guest reads back of what the harness gave the machine, and the
 # machine's own account: these check QEMU's model, not the series.
 
-def hexval(v):
-    return int(v, 16) if v and v.startswith("0x") else None
+def emulator(check, tl, keys, transcript):
+    def events(ev, cpu=None):
+        return [e for e in tl.events if e["ev"] == ev and (cpu is None or e.get("cpu") == cpu)]
 
-
-def emulator(tl, transcript):
-    keys = tl.keys
-    cs = check = ktap.Checks()
     markers(check, tl, "every phase marker reached the host")
 
     @check("HWP capabilities per vCPU as given: 30/18/10/8 and 24/18/10/8, cpu1 cpuinfo_max_freq 2.4 GHz")
@@ -524,7 +471,7 @@ def emulator(tl, transcript):
     def _():
         v = hexval(keys.get("REQ0"))
         sp = tl.span("req-read")
-        ws = [e for e in tl.events if e["ev"] == "req" and e.get("cpu") == "0"]
+        ws = events("req", "0")
         before = [e for e in ws if sp and int(e["t"]) <= sp[0]]
         cand = (before[-1:] + [e for e in ws if sp[0] < int(e["t"]) < sp[1]]) if sp else []
         vals = [int(e["req"], 16) for e in cand]
@@ -564,12 +511,11 @@ def emulator(tl, transcript):
                             dt / (BASE * 1e8), "%.4f" % (dm / dt) if dt else "?",
                             "%.4f" % (da / dm) if dm else "?", lvl / BASE))
 
-    # the machine's own account at exit: MPERF ticks per busy ns
     for cpu in (0, 1):
         @check("CPU %d at exit: MPERF counted %s ticks per busy ns (the base frequency, within 0.5%%)" % (
             cpu, BASE / 10))
         def _(cpu=cpu):
-            es = [e for e in tl.events if e["ev"] == "summary" and e.get("cpu") == str(cpu)]
+            es = events("summary", str(cpu))
             if not es:
                 return False, "no summary event for CPU %d in the record" % cpu
             busy, mperf = int(es[-1]["busy_ns"]), int(es[-1]["mperf"])
@@ -586,24 +532,20 @@ def emulator(tl, transcript):
                 "PKG_ENERGY_STATUS +%d units of 2^-14 J = %.2f J over 2 s of load, RAPL_POWER_UNIT %s" % (
                     d, d / 16384, e[2]))
 
-    # turbo disabled caps the running level at the guaranteed one
     @check("turbo off on cpu0 (MISC_ENABLE bit 38): seen by cpu1, running level capped at %d" % GUARANTEED)
     def _():
         m1, ps = hexval(keys.get("MISC-ENABLE1")), hexval(keys.get("PERF-STATUS0"))
         # the levels cpu0 ran at from the machine's turbo-off event to the
         # guest's next marker
         sp = tl.span("turbo-off")
-        turbo = [e for e in tl.events if e["ev"] == "turbo" and e.get("disabled") == "1"
-                 and sp and sp[0] <= int(e["t"]) < sp[1]]
-        lv = [int(e["new"]) for e in tl.events if e["ev"] == "level" and e.get("cpu") == "0"
-              and turbo and int(turbo[0]["t"]) <= int(e["t"]) < sp[1]]
+        turbo = [e for e in events("turbo") if e.get("disabled") == "1" and sp and sp[0] <= int(e["t"]) < sp[1]]
+        lv = [int(e["new"]) for e in events("level", "0") if turbo and int(turbo[0]["t"]) <= int(e["t"]) < sp[1]]
         return (turbo and m1 is not None and m1 >> 38 & 1 and ps is not None
                 and 0 < (ps >> 8) & 255 <= GUARANTEED and all(x <= GUARANTEED for x in lv),
                 "%d turbo-off events recorded in the phase, cpu1 MISC_ENABLE %s, cpu0 PERF_STATUS %s, "
                 "cpu0 levels recorded meanwhile %s" % (
                     len(turbo), keys.get("MISC-ENABLE1"), keys.get("PERF-STATUS0"), lv or "none"))
 
-    # wall-clock time: the guest's 10 s against the host's clock
     @check("wall-clock time in the guest follows the host's (within 1%)")
     def _():
         try:
@@ -615,10 +557,9 @@ def emulator(tl, transcript):
                 "guest %s s, host %s s between the markers" % (
                     "%.2f" % guest if guest else "?", "%.3f" % host if host else "?"))
 
-    # the guaranteed level changed through the monitor
     @check("monitor: guaranteed level 18 -> 14 on both vCPUs, HWP_STATUS bit 0 set, cleared by writing 0")
     def _():
-        ev = [e for e in tl.events if e["ev"] == "guaranteed"]
+        ev = events("guaranteed")
         st = (keys.get("GUAR-STATUS") or "").split()
         return (keys.get("GUAR-CAPS") == "14 14" and len(st) == 2
                 and all(int(x, 16) & 1 for x in st)
@@ -636,7 +577,6 @@ def emulator(tl, transcript):
                 "guaranteed after the refused 31: %s; transcript: %d commands%s" % (
                     keys.get("GUAR-BACK"), text.count("\ncommand ") + text.startswith("command "),
                     ", one UNEXPECTED" if "UNEXPECTED" in text else ""))
-    return cs
 
 
 # ---- robustness: each scenario's record (suite 58) ---------------------------
@@ -649,9 +589,7 @@ STEERED = ("governors", "hotplug", "limits", "modes", "freeze")
 def robustness(tl, err, expected):
     caps = {}
     try:
-        for e in tl.events:
-            if e["ev"] == "caps":
-                caps[int(e["cpu"])] = (int(e["lowest"]), int(e["highest"]))
+        caps = {int(e["cpu"]): (int(e["lowest"]), int(e["highest"])) for e in tl.events if e["ev"] == "caps"}
     except Exception as e:  # every check fails, by name
         err = "cannot read the console or the record: %s: %s" % (type(e).__name__, e)
     num, reqs = tl.num, tl.reqs if not err else []
@@ -664,18 +602,13 @@ def robustness(tl, err, expected):
                 "%d scenario markers expected, %s missing on the console or in the record; capabilities of %d CPUs" % (
                     len(expected), missing or "none", len(caps)))
 
-    def ordered(scen):
-        if scen not in num:
-            return False, "no R-MARK of this scenario on the console"
-        rs = [r for r in reqs if r["phase"] == num[scen]]
-        wrong = []
-        for r in rs:
-            lo, hi = caps.get(r["cpu"], (0, 255))
-            ok = r["min"] <= r["max"] and lo <= r["min"] <= hi and r["max"] >= lo
-            if r["des"]:
-                ok = ok and r["min"] <= r["des"] <= r["max"] and r["des"] <= hi
-            if not ok:
-                wrong.append("cpu%d %d/%d/%d" % (r["cpu"], r["min"], r["max"], r["des"]))
+    def in_order(r):
+        lo, hi = caps.get(r["cpu"], (0, 255))
+        return (r["min"] <= r["max"] and lo <= r["min"] <= hi and r["max"] >= lo
+                and (not r["des"] or r["min"] <= r["des"] <= r["max"] and r["des"] <= hi))
+
+    def ordered(rs):
+        wrong = ["cpu%d %s" % (r["cpu"], hwp_record.mmd(r)) for r in rs if not in_order(r)]
         if not rs:
             return False, "no write in this scenario: nothing shows the order of its requests"
         return (not wrong,
@@ -683,18 +616,23 @@ def robustness(tl, err, expected):
                 else "%d of %d writes out of order or out of range (MIN/MAX/DESIRED): %s" % (
                     len(wrong), len(rs), " ".join(wrong[:6])))
 
-    def perf_path(scen):
-        if scen not in num:
-            return False, "no R-MARK of this scenario on the console"
-        perf = [r for r in reqs if r["phase"] == num[scen] and r["des"] and r["min"] < r["des"]]
+    def perf_path(rs):
+        perf = [r for r in rs if r["des"] and r["min"] < r["des"]]
         cpus = sorted({r["cpu"] for r in perf})
         return (caps and len(cpus) == len(caps),
                 "%d writes with DESIRED above MIN, on CPUs %s of %d" % (len(perf), cpus, len(caps)))
 
+    def scen_check(what, scen, fn):
+        @check("record.%s.%s" % (scen, what))
+        def _():
+            if scen not in num:
+                return False, "no R-MARK of this scenario on the console"
+            return fn([r for r in reqs if r["phase"] == num[scen]])
+
     for scen in expected:
-        check("record.%s.ordered" % scen)(lambda scen=scen: ordered(scen))
+        scen_check("ordered", scen, ordered)
         if scen in STEERED:
-            check("record.%s.perf_path" % scen)(lambda scen=scen: perf_path(scen))
+            scen_check("perf_path", scen, perf_path)
     rc = cs.report(err)
     print("# record: %d HWP_REQUEST writes in all (simulated machine)" % len(reqs))
     return rc
@@ -714,32 +652,28 @@ KMSG = re.compile(r"\[ *\d+\.\d+\] .*$")
 RESULT = re.compile(r"^R-(PASS|FAIL|SKIP): (.*)$")
 
 
-def nested(results, indent="    "):
-    """A nested document of RESULTS [(status, name, why)], indented; True
-    if all passed."""
+def nested(t, name, results, why):
+    """Result NAME of T: a nested document of RESULTS [(status, name, why)],
+    indented, ok if all passed, else not ok with WHY."""
     buf = io.StringIO()
-    t = ktap.Ktap(len(results), out=buf)
-    for st, name, why in results:
-        if st == "PASS":
-            t.ok(name, why)
-        elif st == "SKIP":
-            t.skip(name, why or "skipped")
+    n = ktap.Ktap(len(results), out=buf)
+    for st, rname, rwhy in results:
+        if st == "SKIP":
+            n.skip(rname, rwhy or "skipped")
         else:
-            t.not_ok(name, why or "failed")
+            n.check(rname, st == "PASS", rwhy)
     for line in buf.getvalue().splitlines():
-        print(indent + line)
-    return not t.failed
+        print("    " + line)
+    t.check(name, not n.failed, why if n.failed else "")
 
 
 def scenarios(console, asked):
     lines = []
     with open(console, errors="replace") as f:
         text = f.read()
-    for line in text.split("\n"):
-        m = RESULT.match(KMSG.sub("", line).rstrip())
-        if m:
-            name, _, why = m.group(2).partition(": ")
-            lines.append((m.group(1), name.strip(), why.strip()))
+    for m in filter(None, (RESULT.match(KMSG.sub("", line).rstrip()) for line in text.split("\n"))):
+        name, _, why = m.group(2).partition(": ")
+        lines.append((m.group(1), name.strip(), why.strip()))
     t = ktap.Ktap(len(asked) + 1)
     used = set()
     for sc in asked:
@@ -747,9 +681,8 @@ def scenarios(console, asked):
         used.update(i for i, _ in mine)
         if not mine:
             t.not_ok(sc, "no result of this scenario reached the console")
-            continue
-        ok = nested([r for _, r in mine])
-        t.check(sc, ok, "" if ok else "a check of the scenario failed")
+        else:
+            nested(t, sc, [r for _, r in mine], "a check of the scenario failed")
     rest = [r for i, r in enumerate(lines) if i not in used]
     m = re.search(r"^R-DONE: (\d+) failure", text, re.M)
     nfail = sum(1 for st, _, _ in lines if st == "FAIL")
@@ -758,8 +691,7 @@ def scenarios(console, asked):
     rest.append(("PASS" if m and int(m.group(1)) == nfail else "FAIL", "failure_count",
                  "the guest counted %s failure(s), the console shows %d R-FAIL lines" % (
                      m.group(1) if m else "?", nfail)))
-    ok = nested(rest)
-    t.check("guest", ok, "" if ok else "see above")
+    nested(t, "guest", rest, "see above")
     return 1 if t.failed else 0
 
 
@@ -799,11 +731,11 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     tl, err = Timeline.load(args[0], args[1])
+    cs = ktap.Checks()
     try:
-        cs = KINDS[kind][0](tl, *args[2:])
+        KINDS[kind][0](cs, tl, tl.keys, *args[2:])
     except Exception as e:  # a check that cannot even be named fails the document
-        t = ktap.Ktap(1)
-        t.not_ok("checker setup", repr(e))
+        ktap.Ktap(1).not_ok("checker setup", repr(e))
         return 1
     return cs.report(err, " (simulated)")
 
