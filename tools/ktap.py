@@ -10,9 +10,8 @@ Writer (import ktap):
     t.check(name, cond, note)  ok or not ok
     t.run(name, fn)            fn() returns (cond, note); an exception is a
                                not ok with its text, and the next check runs
-The plan is the number of checks the checker has, written before any of
-them runs: a check that never reports counts as a failure in the counter.
-Checks() registers named checks and reports them with that plan.
+The plan is written before any check runs: a check that never reports counts
+as a failure in the counter. Checks() registers named checks for that plan.
 
 Counter:
     ktap.py count SUITE FILE [EXIT_STATUS]
@@ -26,8 +25,7 @@ with nested documents indented by four spaces) and prints
     COUNT <passed> <failed> <skipped> <cached>
 Why not the kernel's parser: 5.10's tools/testing/kunit/kunit.py parse
 reads KUnit's own shape (suites with "# Subtest:" lines) and finds no test
-in a flat document with a plan; the harness's results need the plan, the
-nesting and the missing results counted as below.
+in a flat document with a plan.
 A result with a nested document counts as its nested results (a parent
 that says "not ok" although its children passed adds one failure of its
 own). A document without a plan, a missing or extra result, a result out of
@@ -50,35 +48,30 @@ def _name(text):
 class Ktap:
     def __init__(self, plan, out=None):
         self.out = out or sys.stdout
-        self.n = 0
-        self.failed = 0
-        self._print("TAP version 13")
-        self._print("1..%d" % plan)
+        self.n = self.failed = 0
+        self._print("TAP version 13\n1..%d" % plan)
 
-    def _print(self, line):
-        print(line, file=self.out, flush=True)
+    def _print(self, text):
+        print(text, file=self.out, flush=True)
+
+    def _result(self, status, name, diag=None, directive=""):
+        self.n += 1
+        if diag is not None:
+            self._print("# %s: %s" % (_name(name), diag))
+        self._print("%s %d %s%s" % (status, self.n, _name(name), directive))
 
     def ok(self, name, note=""):
-        self.n += 1
-        if note:
-            self._print("# %s: %s" % (_name(name), " ".join(str(note).split())))
-        self._print("ok %d %s" % (self.n, _name(name)))
+        self._result("ok", name, " ".join(str(note).split()) if note else None)
 
     def not_ok(self, name, why=""):
-        self.n += 1
         self.failed += 1
-        self._print("# %s: %s" % (_name(name), " ".join(str(why or "failed").split())[:2000]))
-        self._print("not ok %d %s" % (self.n, _name(name)))
+        self._result("not ok", name, " ".join(str(why or "failed").split())[:2000])
 
     def skip(self, name, why):
-        self.n += 1
-        self._print("ok %d %s # SKIP %s" % (self.n, _name(name), _name(why)))
+        self._result("ok", name, directive=" # SKIP " + _name(why))
 
     def check(self, name, cond, note=""):
-        if cond:
-            self.ok(name, note)
-        else:
-            self.not_ok(name, note)
+        (self.ok if cond else self.not_ok)(name, note)
 
     def run(self, name, fn):
         try:
@@ -90,8 +83,7 @@ class Ktap:
 
 
 class Checks:
-    """Named checks, registered before any of them runs: their number is
-    the plan.
+    """Named checks, registered before any of them runs:
 
         cs = Checks()
         @cs("name")
@@ -109,30 +101,17 @@ class Checks:
             return fn
         return add
 
-    def __iadd__(self, other):
-        self.list.extend(other.list)
-        return self
-
-    def __len__(self):
-        return len(self.list)
-
     def report(self, err=None, suffix=""):
         t = Ktap(len(self.list))
         for name, fn in self.list:
-            if err:
-                t.not_ok(name + suffix, err)
-            else:
-                t.run(name + suffix, fn)
+            t.not_ok(name + suffix, err) if err else t.run(name + suffix, fn)
         return 1 if t.failed else 0
 
 
 class _Doc:
     def __init__(self, indent, name):
-        self.indent = indent
-        self.name = name
-        self.plan = None
-        self.next = 1
-        self.leaves = []      # (status, name, why), status: pass fail skip
+        self.indent, self.name, self.plan, self.next = indent, name, None, 1
+        self.leaves = []      # (status, name, why), status: pass fail skip cached
         self.pending = None   # leaves of a nested document awaiting its result
         self.diag = ""
 
@@ -186,97 +165,70 @@ def count(lines, suite):
                     stack[-1].error("a second KTAP document in one suite")
                     continue
                 close_deeper(indent - 1)
-            if indent == 0:
-                ndocs += 1
+            ndocs += indent == 0
             stack.append(_Doc(indent, suite if indent == 0 else ""))
             continue
         if not stack:
             continue
-        m = PLAN.match(body)
-        if m:
+        plan, result = PLAN.match(body), RESULT.match(body)
+        if plan or result:
             close_deeper(indent)
-            if not stack:
-                continue
-            doc = stack[-1]
-            if doc.indent == indent:
-                if doc.plan is None and doc.next == 1:
-                    doc.plan = int(m.group(1))
-                else:
-                    doc.error("a plan after results or a second plan")
-            continue
-        m = RESULT.match(body)
-        if m:
-            close_deeper(indent)
-            if not stack:
-                continue
-            doc = stack[-1]
-            if doc.indent != indent:
+            if not stack or stack[-1].indent != indent:
                 continue  # indented text that is not in a document
-            status, num, rest = m.group(1), int(m.group(2)), m.group(3)
+            doc = stack[-1]
+        if plan:
+            if doc.plan is None and doc.next == 1:
+                doc.plan = int(plan.group(1))
+            else:
+                doc.error("a plan after results or a second plan")
+        elif result:
+            status, num, rest = result.group(1), int(result.group(2)), result.group(3)
             name, directive = (DIRECTIVE.split(rest, 1) + [""])[:2]
-            name = name.strip() or "result %d" % num
-            directive = directive.strip()
+            name, directive = name.strip() or "result %d" % num, directive.strip()
             if doc.plan is None:
                 doc.error("result %d (%s) before the plan" % (num, name))
             if num != doc.next:
                 doc.error("result %d (%s) where %d was due" % (num, name, doc.next))
             doc.next = num + 1
-            full = name
-            why = doc.diag
-            if why.startswith(name + ": "):
-                why = why[len(name) + 2:]
-            children, doc.pending = doc.pending, None
-            if children:
-                for st, n, w in children:
-                    doc.leaves.append((st, "%s.%s" % (name, n), w))
-                if status == "not ok" and not any(st == "fail" for st, _, _ in children):
+            why = doc.diag[len(name) + 2:] if doc.diag.startswith(name + ": ") else doc.diag
+            children, doc.pending, doc.diag = doc.pending or [], None, ""
+            doc.leaves += [(st, "%s.%s" % (name, n), w) for st, n, w in children]
+            if status == "not ok":
+                if not any(st == "fail" for st, _, _ in children):
                     doc.leaves.append(("fail", name, why or "not ok"))
-            elif status == "ok" and directive.upper().startswith("SKIP"):
-                doc.leaves.append(("skip", full, directive[4:].strip() or "skipped"))
-            elif status == "ok" and directive.lower().startswith("cached"):
-                doc.leaves.append(("cached", full, directive[6:].strip()))
-            elif status == "ok":
-                doc.leaves.append(("pass", full, ""))
+            elif children:
+                pass  # an ok parent counts as its children only
+            elif directive.upper().startswith("SKIP"):
+                doc.leaves.append(("skip", name, directive[4:].strip() or "skipped"))
+            elif directive.lower().startswith("cached"):
+                doc.leaves.append(("cached", name, directive[6:].strip()))
             else:
-                doc.leaves.append(("fail", full, why or "not ok"))
-            doc.diag = ""
-            continue
-        if body.startswith("#") and stack[-1].indent == indent:
-            # "# NAME: why", written just before a result by the helpers
-            stack[-1].diag = body[1:].strip()
+                doc.leaves.append(("pass", name, ""))
+        elif body.startswith("#") and stack[-1].indent == indent:
+            stack[-1].diag = body[1:].strip()  # "# NAME: why", just before a result
     close_deeper(-1)
-    leaves = top
     if ndocs == 0:
-        leaves.append(("fail", suite, "no KTAP output (no 'TAP version' line)"))
-    return leaves
+        top.append(("fail", suite, "no KTAP output (no 'TAP version' line)"))
+    return top
 
 
 def main(argv):
     if len(argv) < 3 or argv[0] != "count":
         print(__doc__, file=sys.stderr)
         return 2
-    suite, path = argv[1], argv[2]
-    status = argv[3] if len(argv) > 3 else "0"
+    suite, path, status = (argv[1:] + ["0"])[:3]
     with open(path, errors="replace") as f:
         leaves = count(f, suite)
     if status == "124":
         leaves.append(("fail", suite, "killed by the suite timeout (SUITE_TIMEOUT)"))
     elif status != "0" and not any(st == "fail" for st, _, _ in leaves):
         leaves.append(("fail", suite, "exited with status %s without reporting a failure" % status))
-    p = f = s = c = 0
+    tally = dict.fromkeys(("pass", "fail", "skip", "cached"), 0)
     for st, name, why in leaves:
-        if st == "pass":
-            p += 1
-        elif st == "fail":
-            f += 1
-            print("FAIL %s: %s: %s" % (suite, name, why))
-        elif st == "cached":
-            c += 1
-            print("CACHED %s: %s: %s" % (suite, name, why))
-        else:
-            s += 1
-            print("SKIP %s: %s: %s" % (suite, name, why))
-    print("COUNT %d %d %d %d" % (p, f, s, c))
+        tally[st] += 1
+        if st != "pass":
+            print("%s %s: %s: %s" % (st.upper(), suite, name, why))
+    print("COUNT %(pass)d %(fail)d %(skip)d %(cached)d" % tally)
     return 0
 
 
