@@ -24,11 +24,9 @@ trap 'rm -f "$out"' EXIT
 for t in "$REPO"/tests/[0-9][0-9]-*.sh; do
 	[ -f "$t" ] || continue
 	suite=$(basename "$t" .sh)
-	if [ -n "${TESTS:-}" ]; then
-		sel=""
-		for p in $TESTS; do case "$suite" in "$p"*) sel=1 ;; esac; done
-		[ -n "$sel" ] || continue
-	fi
+	skip_it=${TESTS:+1}
+	for p in ${TESTS:-}; do case "$suite" in "$p"*) skip_it= ;; esac; done
+	[ -z "$skip_it" ] || continue
 	echo "=== $suite"
 	start=$(date +%s)
 	[ -n "$first" ] || first=$start
@@ -44,51 +42,31 @@ for t in "$REPO"/tests/[0-9][0-9]-*.sh; do
 		esac
 	done < <(python3 "$REPO/tools/ktap.py" count "$suite" "$out" "$rc" ||
 		printf 'FAIL %s: tools/ktap.py could not count its output\nCOUNT 0 1 0 0\n' "$suite")
-	case "$suite" in
-	[0-9][0-9]-emulator-*) emu_pass=$((emu_pass + p)) emu_fail=$((emu_fail + f)) emu_skip=$((emu_skip + s)) ;;
-	esac
+	case "$suite" in [0-9][0-9]-emulator-*) emu_pass=$((emu_pass + p)) emu_fail=$((emu_fail + f)) emu_skip=$((emu_skip + s)) ;; esac
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	secs=$(($(date +%s) - start))
-	cnote=""
-	[ "$c" = 0 ] || cnote=", $c cached"
-	echo "=== $suite: $p passed, $f failed, $s skipped$cnote, ${secs}s"
+	echo "=== $suite: $p passed, $f failed, $s skipped$([ "$c" = 0 ] || echo ", $c cached"), ${secs}s"
 	times+=("$suite $secs")
 done
 total=$(($(date +%s) - run_start))
 
+# list TITLE ITEM...: the title and the items indented, or nothing without items
+list() { [ $# -lt 2 ] || { echo "$1"; shift; printf '  %s\n' "$@"; }; }
 echo
-if [ ${#skips[@]} -gt 0 ]; then
-	echo "Skipped:"
-	printf '  %s\n' "${skips[@]}"
-fi
-if [ ${#cached[@]} -gt 0 ]; then
-	echo "Cached (passed in an earlier run with the same inputs, not run again; not counted as passed):"
-	printf '  %s\n' "${cached[@]}"
-fi
-if [ ${#fails[@]} -gt 0 ]; then
-	echo "Failed:"
-	printf '  %s\n' "${fails[@]}"
-fi
+list "Skipped:" "${skips[@]}"
+list "Cached (passed in an earlier run with the same inputs, not run again; not counted as passed):" "${cached[@]}"
+list "Failed:" "${fails[@]}"
 # the cost in T_ref (first field of $BUILD/state/t_ref: seconds)
 tref=$(awk 'NR == 1 { print $1 }' "$BUILD/state/t_ref" 2>/dev/null)
 case "$tref" in '' | *[!0-9]* | 0) tref= ;; esac
 [ -z "$first" ] || times=("before-the-suites(deps,tree) $((first - run_start))" "${times[@]}")
 echo "Time per suite (s${tref:+; x T_ref}):"
-for t in "${times[@]}"; do
-	# shellcheck disable=SC2086 # "suite seconds": no spaces or globs
-	set -- $t
-	if [ -n "$tref" ]; then
-		awk -v n="$1" -v s="$2" -v r="$tref" 'BEGIN { printf "  %-28s %6d  %5.2f\n", n, s, s / r }'
-	else
-		printf '  %-28s %6d\n' "$1" "$2"
-	fi
-done
+printf '%s\n' "${times[@]}" | awk -v r="$tref" 'NF { if (r == "") printf "  %-28s %6d\n", $1, $2; else printf "  %-28s %6d  %5.2f\n", $1, $2, $2 / r }'
 if [ -n "$tref" ]; then
 	awk -v s="$total" -v r="$tref" -v m="$(cut -d' ' -f2- "$BUILD/state/t_ref" | head -n 1)" \
 		'BEGIN { printf "Total: %d s = %.2f x T_ref (T_ref %d s: %s)\n", s, s / r, r, m }'
-	if grep -q 'warm ccache' "$BUILD/state/t_ref"; then
+	grep -q 'warm ccache' "$BUILD/state/t_ref" &&
 		echo "Note: T_ref was measured with a warm ccache (above): these multiples are not against a cold T_ref"
-	fi
 else
 	echo "Total: $total s (no T_ref: the x86_64 test kernel was not built from nothing in $BUILD; to measure it: make clean, rm -f $BUILD/state/t_ref, an empty CCACHE_DIR, make kernel)"
 fi
@@ -96,7 +74,5 @@ if [ $((emu_pass + emu_fail + emu_skip)) -gt 0 ]; then
 	echo "Series checks: $((pass - emu_pass)) passed, $((fail - emu_fail)) failed, $((skip - emu_skip)) skipped"
 	echo "Emulator self-checks (tests/NN-emulator-*): $emu_pass passed, $emu_fail failed, $emu_skip skipped"
 fi
-summary="$pass passed, $fail failed"
-[ $skip -eq 0 ] || summary="$summary, $skip skipped"
-echo "$summary"
+echo "$pass passed, $fail failed$([ $skip -eq 0 ] || echo ", $skip skipped")"
 [ $fail -eq 0 ]
