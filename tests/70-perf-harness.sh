@@ -29,11 +29,14 @@ fi
 
 hm() { make -s -C "$H" KSRC="$KSRC" BUILD="$BUILD" OUT="$OUT" "$@"; }
 
-if "$H/deps.sh" > "$OUT/deps.log" 2>&1; then
-	ktap_ok "perf-harness-deps"
-else
-	ktap_fail "perf-harness-deps" "tools/perf-harness/deps.sh could not install what is missing: $(tail -3 "$OUT/deps.log")"
-fi
+# result NAME STATUS NOTE WHY: ok NAME with NOTE if STATUS is 0, else not ok
+# with WHY
+result() {
+	if [ "$2" = 0 ]; then ktap_ok "$1" "$3"; else ktap_fail "$1" "$4"; fi
+}
+
+"$H/deps.sh" > "$OUT/deps.log" 2>&1
+result perf-harness-deps $? "" "tools/perf-harness/deps.sh could not install what is missing: $(tail -3 "$OUT/deps.log")"
 
 # The callbacks: both extracted and compiled, each object defining the
 # kernel's intel_cpufreq_adjust_perf; and the extraction refuses a header
@@ -54,55 +57,54 @@ else
 		cb_fail="extract.awk accepted a changed header"
 	fi
 fi
-if [ -z "$cb_fail" ]; then
-	ktap_ok "perf-harness-callbacks" "series and 7.3 intel_cpufreq_adjust_perf() extracted and compiled: $(${CC:-gcc} --version | head -1 | sed 's/ (.*)//') ${CFLAGS:--O2 -g}"
-else
-	ktap_fail "perf-harness-callbacks" "$cb_fail"
-fi
+[ -z "$cb_fail" ]
+result perf-harness-callbacks $? "series and 7.3 intel_cpufreq_adjust_perf() extracted and compiled: $(${CC:-gcc} --version | head -1 | sed 's/ (.*)//') ${CFLAGS:--O2 -g}" "$cb_fail"
 
-if hm exhaustive > "$OUT/exhaustive.log" 2>&1; then
-	ktap_ok "perf-harness-exhaustive" "$(sed -n 's/^total: //p' "$OUT/exhaustive.log")"
-else
-	why=$(grep -m1 -E 'FAIL|error' "$OUT/exhaustive.log")
-	ktap_fail "perf-harness-exhaustive" "${why:-see $OUT/exhaustive.log}"
-fi
+hm exhaustive > "$OUT/exhaustive.log" 2>&1
+result perf-harness-exhaustive $? "$(sed -n 's/^total: //p' "$OUT/exhaustive.log")" \
+	"$(grep -m1 -E 'FAIL|error' "$OUT/exhaustive.log" || echo "see $OUT/exhaustive.log")"
 
-if hm fuzz FUZZ_SECONDS="$FUZZ_SECONDS" > "$OUT/fuzz-make.log" 2>&1; then
-	ktap_ok "perf-harness-fuzz" "$(sed -n 's/^fuzz: \([0-9].*\), no invariant failure/\1/p' "$OUT/fuzz-make.log"), ASan+UBSan"
-else
-	why=$(grep -m1 -E 'invariant failed|ERROR|SUMMARY|error' "$OUT/fuzz.log" "$OUT/fuzz-make.log" 2>/dev/null | head -1)
-	ktap_fail "perf-harness-fuzz" "${why:-see $OUT/fuzz-make.log}"
-fi
+hm fuzz FUZZ_SECONDS="$FUZZ_SECONDS" > "$OUT/fuzz-make.log" 2>&1
+result perf-harness-fuzz $? "$(sed -n 's/^fuzz: \([0-9].*\), no invariant failure/\1/p' "$OUT/fuzz-make.log"), ASan+UBSan" \
+	"$(grep -m1 -E 'invariant failed|ERROR|SUMMARY|error' "$OUT/fuzz.log" "$OUT/fuzz-make.log" 2>/dev/null | head -1 | grep . || echo "see $OUT/fuzz-make.log")"
 
-# The differential check: a nested KTAP document.  Known deviations of the
-# series (each named by its cause in the "# diff:" line) are reported, not
-# failed; an unexplained difference, a broken invariant, a level above the
-# usable one or an empty domain fails.  Zero differences is the series'
-# target at the feature tip; STRICT=1 makes any difference fail.
-# diff_result NAME PROGRAM: build and run a differential check of
-# tools/perf-harness, nest its KTAP document, repeat its "# diff:" line, and
-# report NAME from its exit status
+# The differential checks: each a nested KTAP document.  Known deviations
+# of the series (each named by its cause in the "# diff:" line) are
+# reported, not failed; an unexplained difference, a broken invariant, a
+# level above the usable one or an empty domain fails.  Zero differences is
+# the series' target at the feature tip; --strict makes any difference fail.
+# check_run TREE DIR PROG [ARG...]: build tools/perf-harness's PROG from the
+# series tree TREE into DIR and run it with ARGs, output in DIR/PROG.log and
+# its status in rc; fails, with the reason in why, if it did not build.
+check_run() {
+	local tree=$1 dir=$2 prog=$3
+	shift 3
+	mkdir -p "$dir"
+	if ! make -s -C "$H" KSRC="$tree" BUILD="$BUILD" OUT="$dir" "$dir/$prog" > "$dir/$prog-build.log" 2>&1; then
+		why=$(grep -m1 -E 'extract:|error|missing' "$dir/$prog-build.log")
+		return 1
+	fi
+	"$dir/$prog" "$@" > "$dir/$prog.log" 2>&1
+	rc=$?
+}
+
+# diff_result NAME PROG: run PROG on KSRC, nest its KTAP document, repeat its
+# "# diff:" line, and report NAME from its exit status
 diff_result() {
-	local prog=$OUT/$2 rc
-	if ! hm "$prog" > "$prog-build.log" 2>&1; then
-		ktap_fail "$1" "did not build: $(grep -m1 -E 'extract:|error|missing' "$prog-build.log")"
+	if ! check_run "$KSRC" "$OUT" "$2"; then
+		ktap_fail "$1" "did not build: $why"
 		return
 	fi
-	"$prog" > "$prog.log" 2>&1
-	rc=$?
-	sed 's/^/    /' "$prog.log"
-	grep '^# diff: ' "$prog.log"
-	if [ "$rc" = 0 ]; then
-		ktap_ok "$1"
-	else
-		ktap_fail "$1" "exited with status $rc"
-	fi
+	sed 's/^/    /' "$OUT/$2.log"
+	grep '^# diff: ' "$OUT/$2.log"
+	result "$1" "$rc" "" "exited with status $rc"
 }
 diff_result perf-harness-diff diff
 
 # The files of the series at commit $1 that the harness reads, into dir $2.
 harness_files() {
 	local f
+	rm -rf "$2"
 	for f in drivers/cpufreq/intel_pstate.c drivers/cpufreq/intel_pstate_perf.h \
 		include/linux/sched/cpufreq.h arch/x86/include/asm/msr-index.h; do
 		mkdir -p "$2/$(dirname "$f")"
@@ -110,11 +112,8 @@ harness_files() {
 	done
 }
 
-# "N of M" differing inputs of the differential check on the tree in $1
-diff_count() {
-	make -s -C "$H" KSRC="$1" BUILD="$BUILD" OUT="$2" "$2/diff" > "$2.build.log" 2>&1 &&
-		{ "$2/diff" > "$2.log" 2>&1; sed -n 's/^# diff: \([0-9]*\) of .*/\1/p' "$2.log"; }
-}
+# "N" of the "# diff: N of M" line in $1
+diff_n() { sed -n 's/^# diff: \([0-9]*\) of .*/\1/p' "$1" 2> /dev/null; }
 
 # The feature tip: the parent of the first commit with a deviation label.
 first_dev=$(git -C "$KSRC" log --reverse --format='%H %s' "$BASE_TAG..$SERIES_BRANCH" 2>/dev/null |
@@ -124,57 +123,46 @@ if ! git -C "$KSRC" rev-parse -q --verify "$SERIES_BRANCH^{commit}" > /dev/null;
 else
 	feature=${first_dev:+$first_dev^}
 	feature=$(git -C "$KSRC" rev-parse --short=12 "${feature:-$SERIES_BRANCH}")
-	ft=$OUT/feature-tree
-	rm -rf "$ft" && mkdir -p "$ft"
-	if ! harness_files "$feature" "$ft" 2> "$OUT/feature-tree.log"; then
+	fl=$OUT/feature/diff.log
+	if ! harness_files "$feature" "$OUT/feature-tree" 2> "$OUT/feature-tree.log"; then
 		ktap_fail "perf-harness-diff-strict-feature" "cannot extract $feature: $(head -1 "$OUT/feature-tree.log")"
-	elif ! make -s -C "$H" KSRC="$ft" BUILD="$BUILD" OUT="$OUT/feature" "$OUT/feature/diff" > "$OUT/feature-build.log" 2>&1; then
-		ktap_fail "perf-harness-diff-strict-feature" "did not build at $feature: $(grep -m1 -E 'error|missing|extract' "$OUT/feature-build.log")"
+	elif ! check_run "$OUT/feature-tree" "$OUT/feature" diff --strict; then
+		ktap_fail "perf-harness-diff-strict-feature" "did not build at $feature: $why"
 	else
-		"$OUT/feature/diff" --strict > "$OUT/feature-diff.log" 2>&1
-		rc=$?
-		sed 's/^/    /' "$OUT/feature-diff.log"
-		note="feature tip $feature ($(git -C "$KSRC" log -1 --format=%s "$feature")): $(sed -n 's/^# diff: //p' "$OUT/feature-diff.log")"
-		if [ "$rc" = 0 ]; then
-			ktap_ok "perf-harness-diff-strict-feature" "$note"
-		else
-			ktap_fail "perf-harness-diff-strict-feature" "$note; exited with status $rc"
-		fi
+		sed 's/^/    /' "$fl"
+		note="feature tip $feature ($(git -C "$KSRC" log -1 --format=%s "$feature")): $(sed -n 's/^# diff: //p' "$fl")"
+		result perf-harness-diff-strict-feature "$rc" "$note" "$note; exited with status $rc"
 	fi
 	# Per deviation: the differing inputs before it and with it.
 	if [ -n "$first_dev" ]; then
-		prev=$(sed -n 's/^# diff: \([0-9]*\) of .*/\1/p' "$OUT/feature-diff.log" 2> /dev/null)
+		prev=$(diff_n "$fl")
 		git -C "$KSRC" log --reverse --format='%H' "$first_dev^..$SERIES_BRANCH" |
 			while read -r c; do
 				git -C "$KSRC" diff --quiet "$c^" "$c" -- drivers/cpufreq/intel_pstate.c \
 					drivers/cpufreq/intel_pstate_perf.h && continue
 				d=$OUT/dev-$(git -C "$KSRC" rev-parse --short=12 "$c")
-				rm -rf "$d-tree" && mkdir -p "$d-tree"
 				harness_files "$c" "$d-tree" 2> /dev/null || { echo "# deviation $c: cannot extract"; continue; }
-				n=$(diff_count "$d-tree" "$d")
+				n=$(check_run "$d-tree" "$d" diff && diff_n "$d/diff.log")
 				echo "# deviation \"$(git -C "$KSRC" log -1 --format=%s "$c")\": ${prev:-?} inputs differ from 7.3 without it, ${n:-?} with it"
 				prev=$n
 			done
 	fi
 fi
 
-# The differential check can fail: against 7.3's text with its target
-# rounded down, it must exit 1 and name unexplained differences.
-if hm diff-mutant > "$OUT/diff-mutant.out" 2>&1; then
-	ktap_ok "perf-harness-diff-finds-a-change" "$(sed -n 's/^# diff: //p' "$OUT/diff-mutant.out")"
-else
-	ktap_fail "perf-harness-diff-finds-a-change" "$(tail -2 "$OUT/diff-mutant.out")"
-fi
+# mutant_result NAME TARGET: the check of make TARGET, run on a changed copy
+# of kernel text, must fail and name the differences.
+mutant_result() {
+	hm "$2" > "$OUT/$2.out" 2>&1
+	result "$1" $? "$(sed -n 's/^# diff: //p' "$OUT/$2.out")" "$(tail -2 "$OUT/$2.out")"
+}
+# Against 7.3's text with its target rounded down: unexplained differences.
+mutant_result perf-harness-diff-finds-a-change diff-mutant
 
 # schedutil's perf path against 7.3's: no difference at all.
 diff_result perf-harness-sugov-diff sugov-diff
 
-# It can fail: against the series' text with sugov_hold_perf() ignoring the
-# uclamp maximum, it must exit 1 with differences.
-if hm sugov-diff-mutant > "$OUT/sugov-diff-mutant.out" 2>&1; then
-	ktap_ok "perf-harness-sugov-diff-finds-a-change" "$(sed -n 's/^# diff: //p' "$OUT/sugov-diff-mutant.out")"
-else
-	ktap_fail "perf-harness-sugov-diff-finds-a-change" "$(tail -2 "$OUT/sugov-diff-mutant.out")"
-fi
+# Against the series' text with sugov_hold_perf() ignoring the uclamp
+# maximum: differences.
+mutant_result perf-harness-sugov-diff-finds-a-change sugov-diff-mutant
 
 [ "$KTAP_FAILED" = 0 ]

@@ -1,22 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One ->adjust_perf callback compiled from kernel text: the file that the
- * Makefile generates with extract.awk (H6_CB_TEXT, the functions of
- * H6_CB.fns taken verbatim from an intel_pstate.c) is included below, after
- * the shims for what those functions use of the driver.  The Makefile
- * builds this file twice, with the same compiler and flags: H6_CB=series
- * from KSRC (the tree with the series) and H6_CB=m73 from Debian's
- * linux-source-7.3.  The shims are the same for both; each callback uses
- * the fields it reads.
- *
- * Shims, with the kernel's types: the driver structures hold the fields the
- * callbacks read; the file-scope statics are written by h6_init() so that
- * the compiler cannot assume their values; wrmsrl() (5.10), wrmsrq() and
- * wrmsrq_on_cpu() (7.3, not reached: its callback passes fast_switch =
- * true) store the value and count; intel_cpufreq_trace() is empty, as in
- * the kernel it returns at once behind the pstate_sample tracepoint's
- * static key (a patched-out jump) unless the tracepoint is enabled.  The
- * HWP_* macros are KSRC's arch/x86/include/asm/msr-index.h.
+ * One ->adjust_perf callback compiled from kernel text: H6_CB_TEXT, the
+ * functions of series.fns or m73.fns that the Makefile extracts from an intel_pstate.c,
+ * is included below, after the shims for what they use of the driver
+ * (perf-harness.md, "The shims").  Built twice with the same compiler and
+ * flags: h6_cb_series from KSRC and h6_cb_m73 from mainline 7.3.  The
+ * file-scope statics are written by h6_init() so that the compiler cannot
+ * assume their values; intel_cpufreq_trace() is empty, as the kernel's is
+ * behind its tracepoint's static key.
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -73,7 +64,6 @@ static unsigned long h6_msr_count;
 
 static inline void h6_wrmsr(unsigned int msr, u64 val)
 {
-	(void)msr;
 	WRITE_ONCE(h6_msr_value, val);
 	h6_msr_count++;
 }
@@ -87,16 +77,9 @@ static inline void h6_wrmsr(unsigned int msr, u64 val)
 static inline void intel_cpufreq_trace(struct cpudata *cpu, unsigned int trace_type,
 				       int old_pstate)
 {
-	(void)cpu; (void)trace_type; (void)old_pstate;
 }
 
 #include H6_CB_TEXT
-
-#define H6_CAT2(a, b) a##b
-#define H6_CAT(a, b) H6_CAT2(a, b)
-#define H6_SYM(s) H6_CAT(H6_CAT(h6_, H6_CB), s)
-#define H6_STR2(s) #s
-#define H6_STR(s) H6_STR2(s)
 
 static struct cpudata h6_cpudata;
 static struct cpudata *h6_cpus[1] = { &h6_cpudata };
@@ -140,16 +123,13 @@ static u64 h6_msr(void) { return h6_msr_value; }
 static u64 h6_cached(void) { return READ_ONCE(h6_cpudata.hwp_req_cached); }
 static unsigned long h6_writes(void) { return h6_msr_count; }
 static unsigned int h6_policy_cur(void) { return READ_ONCE(h6_policy.cur); }
-static int h6_current_pstate(void) { return h6_cpudata.pstate.current_pstate; }
 
 /*
- * The callback's address escapes, as it does into struct cpufreq_driver in
- * the kernel: it is compiled as a function of its own, with its own
- * signature, and the bench calls it through the pointer, as the cpufreq
- * core does.
+ * The callback's address escapes, as into struct cpufreq_driver: it is
+ * compiled as a function of its own, called through the pointer.
  */
-const struct h6_callback H6_CAT(h6_cb_, H6_CB) = {
-	.name = H6_STR(H6_CB),
+const struct h6_callback H6_CB_SYM = {
+	.name = H6_CB_NAME,
 	.adjust_perf = intel_cpufreq_adjust_perf,
 	.policy = &h6_policy,
 	.init = h6_init,
@@ -157,5 +137,4 @@ const struct h6_callback H6_CAT(h6_cb_, H6_CB) = {
 	.cached = h6_cached,
 	.writes = h6_writes,
 	.policy_cur = h6_policy_cur,
-	.current_pstate = h6_current_pstate,
 };

@@ -32,7 +32,6 @@ struct h6_callback {
 	u64 (*cached)(void);			/* cpu->hwp_req_cached */
 	unsigned long (*writes)(void);		/* wrmsr count since init */
 	unsigned int (*policy_cur)(void);
-	int (*current_pstate)(void);
 };
 
 extern const struct h6_callback h6_cb_series, h6_cb_m73;

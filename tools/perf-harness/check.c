@@ -2,40 +2,24 @@
 /*
  * Exhaustive checks of the series' HWP mapping (intel_pstate_perf.h, compiled
  * from the kernel tree) against a reference written from DESIGN.md section 4,
- * with the hints scaled to the invariance reference (as the [RFC] patch 19 does).
+ * with the hints scaled to the invariance reference ref; cap is the highest
+ * usable level, independent of ref (perf-harness.md, "What is tested").
  *
- * The limits are ref (the level of full capacity in frequency-invariant
- * utilization: the hints are scaled to it), cap (the highest usable level:
- * the upper bound of MAX), lowest, min_ratio and max_ratio.  ref and cap are
- * independent: ref is below cap when the invariance reference is below the
- * highest level (a single-core turbo level), above it on a CPU slower than
- * the reference or with turbo off and a stale reference.
- *
- * Let map(p) = ref if p >= capacity, else ceil(ref * p / capacity) (0 for
- * p = 0; everything maps to ref when capacity is 0); the hints' levels are
- * M = min_perf >= capacity ? cap : map(min_perf) and
- * T = target_perf >= capacity ? cap : map(target_perf) (full demand asks for
- * the highest usable level, above ref when ref < cap); F = max(M, lowest,
- * min_ratio) (the floors); and top = min(cap, max_ratio), the most any field
- * may ask for: no hint and no floor takes MIN or MAX above cap, even where
- * ref > cap makes map() exceed it, and the policy maximum always wins.
- * Checked:
- *
- *  E1 hwp_perf_scale(p, capacity, ref) == map(p), and it is the lowest level
- *     providing p: ref*p <= level*capacity and (level-1)*capacity < ref*p;
- *  E2 MIN == min(F, top); MAX == max(top, MIN) (== top);
- *     DESIRED == clamp(T, MIN, MAX)  (the specification itself);
- *  P1 MIN <= DESIRED <= MAX;
- *  P2 MIN, DESIRED, MAX <= max_ratio (the policy maximum always wins);
- *  P3 MIN <= MAX <= cap, and MAX <= top, for every input;
- *  P4 MIN >= min(x, top) for every floor x in {M, lowest, min_ratio},
- *     and MIN < a floor only if MIN == top;
- *  P5 DESIRED == T whenever MIN <= T <= MAX (no limit applies);
- *  P6 DESIRED is non-decreasing in target_perf, MIN (and so MAX) in min_perf;
- *  P7 full demand (target_perf >= capacity) gets DESIRED == MAX, whatever
- *     ref is;
- *  R1 hwp_perf_request() keeps every bit outside 0-23 of the old value and
- *     sets bits 0-7, 8-15, 16-23 to exactly MIN, MAX, DESIRED.
+ * map(p) = ref if p >= capacity, else ceil(ref * p / capacity) (everything
+ * maps to ref when capacity is 0); M = min_perf >= capacity ? cap :
+ * map(min_perf), T the same of target_perf; F = max(M, lowest, min_ratio);
+ * top = min(cap, max_ratio).  Checked:
+ *  E1 hwp_perf_scale(p, capacity, ref) == map(p), the lowest level providing p;
+ *  E2 MIN == min(F, top); MAX == max(top, MIN); DESIRED == clamp(T, MIN, MAX);
+ *  P1 MIN <= DESIRED <= MAX;           P2 all three <= max_ratio;
+ *  P3 MIN <= MAX <= cap, MAX <= top;
+ *  P4 MIN >= min(x, top) for each floor x in {M, lowest, min_ratio}, and
+ *     below a floor only if MIN == top;
+ *  P5 DESIRED == T whenever MIN <= T <= MAX;
+ *  P6 DESIRED non-decreasing in target_perf, MIN (and MAX) in min_perf;
+ *  P7 target_perf >= capacity gets DESIRED == MAX;
+ *  R1 hwp_perf_request() keeps bits 24-63 and sets 0-7, 8-15, 16-23 to
+ *     MIN, MAX, DESIRED.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,9 +140,8 @@ static int levels(const int *cand, int nc, int *out)
 }
 
 /*
- * The references tried with a cap: cap itself (7.3's scaling), cap - 9 and
- * cap + 9 (46 vs 37: turbo turned off with the reference of turbo on, and the
- * converse), the extremes 1 and 255.  refs[0] is cap.
+ * The references tried with a cap, cap first: cap - 9 and cap + 9 are turbo
+ * turned off with turbo on's reference and the converse (46 vs 37).
  */
 static int refs(int cap, int *out)
 {
@@ -167,12 +150,7 @@ static int refs(int cap, int *out)
 	return levels(cand, 5, out);
 }
 
-/*
- * Capacities over which ref != cap is swept in S1/S2: the mapping itself is
- * exhaustive over every (capacity, ref) in E1, so a spread of capacities is
- * enough for the orderings; every capacity 1..32, every 11th, 446, 512 and
- * 1020..1024.
- */
+/* Capacities for ref != cap in S1/S2 (E1 covers the mapping's every one). */
 static int sparse_capacity(unsigned long c)
 {
 	return c <= 32 || c % 11 == 0 || c == 446 || c == 512 || c >= 1020;
@@ -253,10 +231,30 @@ sweep_min(const struct lim5 *q, unsigned long tp, unsigned long mmax,
 	}
 }
 
+/*
+ * S3, S4: lowest, min_ratio and max_ratio each over r[0..nr) with capacity
+ * = ref, so that T and M take every level 0..ref.
+ */
+static void sweep_policies(int ref, int cap, const int *r, int nr, const char *what)
+{
+	int a, b, c, k;
+
+	for (a = 0; a < nr; a++)
+		for (b = 0; b < nr; b++)
+			for (c = 0; c < nr; c++) {
+				struct lim5 q = { ref, cap, r[a], r[b], r[c] };
+				unsigned long ms[] = { 0, 1, ref / 2, ref - 1, ref, ref + 1 };
+
+				for (k = 0; k < 6; k++)
+					sweep_target(&q, ms[k], ref + 1, ref, what);
+			}
+}
+
 static void check_select(void)
 {
+	static const int r3[] = { 1, 2, 7, 8, 24, 37, 46, 64, 100, 128, 200, 254, 255 };
 	unsigned long capacity;
-	int g, k, i, nref, rv[5];
+	int g, k, i, nref, rv[5], cap, ref, p;
 
 	/*
 	 * S1: every (capacity, target_perf), min_perf from a grid, P6 on
@@ -284,55 +282,24 @@ static void check_select(void)
 		}
 	}
 	/*
-	 * S3: every cap 1..255 with ref == cap and lowest, min_ratio and
-	 * max_ratio over a 1..255 grid; capacity = ref makes every level
-	 * 0..ref reachable as map(perf) = perf, so every (T, M) level pair
-	 * on a grid is covered.
+	 * S3: every cap 1..255 with ref == cap, the policy over a 1..255 grid
+	 * (every (T, M) level pair on the grid is covered).  S4: every cap
+	 * 1..255 with every ref from refs() other than cap, the policy over
+	 * the values that order it against ref and cap (1, lo - 1, lo,
+	 * lo + 1, between, hi - 1, hi, hi + 1, 255 with lo, hi = min, max of
+	 * ref and cap).
 	 */
-	{
-		static const int r[] = { 1, 2, 7, 8, 24, 37, 46, 64, 100, 128, 200, 254, 255 };
-		const int nr = sizeof(r) / sizeof(r[0]);
-		int cap, a, b, c;
+	for (cap = 1; cap <= 255; cap++)
+		sweep_policies(cap, cap, r3, sizeof(r3) / sizeof(r3[0]), "S3");
+	for (cap = 1; cap <= 255; cap++) {
+		nref = refs(cap, rv);
+		for (i = 1; i < nref; i++) {
+			int ref = rv[i], lo = imin(ref, cap), hi = imax(ref, cap);
+			int cand[] = { 1, lo - 1, lo, lo + 1, (lo + hi) / 2,
+				       hi - 1, hi, hi + 1, 255 };
+			int r[9];
 
-		for (cap = 1; cap <= 255; cap++)
-			for (a = 0; a < nr; a++)
-				for (b = 0; b < nr; b++)
-					for (c = 0; c < nr; c++) {
-						struct lim5 q = { cap, cap, r[a], r[b], r[c] };
-						unsigned long ms[] = { 0, 1, cap / 2, cap - 1, cap, cap + 1 };
-
-						for (k = 0; k < 6; k++)
-							sweep_target(&q, ms[k], cap + 1, cap, "S3");
-					}
-	}
-	/*
-	 * S4: every cap 1..255 with every ref from refs() other than cap;
-	 * lowest, min_ratio and max_ratio each over the values that order
-	 * them against ref and cap (1, lo - 1, lo, lo + 1, between, hi - 1,
-	 * hi, hi + 1, 255 with lo, hi = min, max of ref and cap); capacity =
-	 * ref as in S3, so T and M take every level 0..ref.
-	 */
-	{
-		int cap, a, b, c;
-
-		for (cap = 1; cap <= 255; cap++) {
-			nref = refs(cap, rv);
-			for (i = 1; i < nref; i++) {
-				int ref = rv[i], lo = imin(ref, cap), hi = imax(ref, cap);
-				int cand[] = { 1, lo - 1, lo, lo + 1, (lo + hi) / 2,
-					       hi - 1, hi, hi + 1, 255 };
-				int r[9], nr = levels(cand, 9, r);
-
-				for (a = 0; a < nr; a++)
-					for (b = 0; b < nr; b++)
-						for (c = 0; c < nr; c++) {
-							struct lim5 q = { ref, cap, r[a], r[b], r[c] };
-							unsigned long ms[] = { 0, 1, ref / 2, ref - 1, ref, ref + 1 };
-
-							for (k = 0; k < 6; k++)
-								sweep_target(&q, ms[k], ref + 1, ref, "S4");
-						}
-			}
+			sweep_policies(ref, cap, r, levels(cand, 9, r), "S4");
 		}
 	}
 	/*
@@ -341,27 +308,23 @@ static void check_select(void)
 	 * floors between ref and cap), capacity = ref, every target level
 	 * against three min_perf values, and every min level (P6 on MIN/MAX).
 	 */
-	{
-		int ref, cap, p;
+	for (ref = 1; ref <= 255; ref++)
+		for (cap = 1; cap <= 255; cap++) {
+			int mid = (ref + cap) / 2;
+			struct lim5 qs[4] = {
+				{ ref, cap, 1, 1, 255 },
+				{ ref, cap, 8, 8, 46 },
+				{ ref, cap, 1, 1, mid },
+				{ ref, cap, 1, mid, 255 },
+			};
 
-		for (ref = 1; ref <= 255; ref++)
-			for (cap = 1; cap <= 255; cap++) {
-				int mid = (ref + cap) / 2;
-				struct lim5 qs[4] = {
-					{ ref, cap, 1, 1, 255 },
-					{ ref, cap, 8, 8, 46 },
-					{ ref, cap, 1, 1, mid },
-					{ ref, cap, 1, mid, 255 },
-				};
-
-				for (p = 0; p < 4; p++) {
-					sweep_target(&qs[p], 0, ref + 1, ref, "S5");
-					sweep_target(&qs[p], ref / 2, ref + 1, ref, "S5");
-					sweep_target(&qs[p], ref, ref + 1, ref, "S5");
-					sweep_min(&qs[p], ref, ref + 1, ref, "S5");
-				}
+			for (p = 0; p < 4; p++) {
+				sweep_target(&qs[p], 0, ref + 1, ref, "S5");
+				sweep_target(&qs[p], ref / 2, ref + 1, ref, "S5");
+				sweep_target(&qs[p], ref, ref + 1, ref, "S5");
+				sweep_min(&qs[p], ref, ref + 1, ref, "S5");
 			}
-	}
+		}
 }
 
 static void check_request(void)

@@ -10,51 +10,27 @@
  *        one input, both results and the cause (TURBO 0 on, 1 no_turbo,
  *        2 firmware; the cached request all zero)
  *
- * For every input of the domain below, each callback starts from the same
- * cached HWP_REQUEST and is called twice with the same hints; compared are
- * the MIN, MAX and DESIRED fields of the request after the first call and
- * whether the first call wrote the MSR.  Each callback is also held to what
- * the spec requires of both (MIN <= DESIRED <= MAX, DESIRED 0 with DEC, the
- * other fields of the request kept, the MSR written exactly when the request
- * changed and with the cached value, nothing written by the repeated call).
+ * Each callback starts from the same cached HWP_REQUEST and is called twice
+ * with the same hints; compared are MIN, MAX and DESIRED after the first
+ * call and whether it wrote the MSR.  Each is also held to the invariants
+ * of call() below.  The domain, exhaustive over what the two can tell apart:
+ *  - HWP lowest <= guaranteed <= highest, each 1..LEVELS; the series'
+ *    reference (lim->ref) 1..LEVELS + 1, below, at and above the capacity
+ *    level; policy minimum and maximum ratios 0..LEVELS + 1 in every order;
+ *  - turbo on, off by no_turbo, off by the firmware (the series: 5.10's
+ *    turbo_disabled alone; 7.3: no_turbo too, which it always sets with it);
+ *  - DEC on and off; the cached request all zero, or reqs[1] (EPP, activity
+ *    window, package control and stale levels); capacity 1024, 446 and 3;
+ *  - each hint from both sides of every step of ceil(X * p / capacity), X
+ *    the capacity level and the reference, with 0, capacity - 1, capacity,
+ *    capacity + 1 and ULONG_MAX: neither function tells apart two hints
+ *    between such points.
  *
- * The domain, exhaustive over what the two functions can tell apart:
- *  - HWP lowest <= guaranteed <= highest, each 1..LEVELS;
- *  - the series' invariance reference (lim->ref) 1..LEVELS + 1: below, at
- *    and above the capacity level (7.3 has no such state);
- *  - policy minimum and maximum ratios 0..LEVELS + 1 each, in every order;
- *  - turbo: on; off by no_turbo; off by the firmware (the series: 5.10's
- *    turbo_disabled with no_turbo clear; 7.3: no_turbo and turbo_disabled,
- *    which 7.3 always sets together);
- *  - DEC on and off (the series' hwp_dec, 7.3's hwp_desired_mask);
- *  - the cached request: all zero, or EPP 0x80, activity window, package
- *    control and stale levels that a call may leave unchanged;
- *  - capacity 1024 (the series' shift, no division), 446 and 3;
- *  - hints: min_perf, target_perf and max_perf each from a set that holds
- *    both sides of every point where ceil(X * p / capacity) changes, for X
- *    the capacity level and the reference, and 0, capacity - 1, capacity,
- *    capacity + 1 and ULONG_MAX.  Between two such points neither function
- *    can tell two hints apart.
- *
- * Output: KTAP.  One result per class of input (capacity x turbo), then the
- * domain, the invariants, the usable level and the subdomain where the two
- * must agree exactly.  A class passes when every difference in it has a
- * known cause (with --strict: when there is none); the number of differing
- * inputs and a few examples go on diagnostic lines.
- *
- * Causes, from reading both functions, each shown by changing the state of
- * one side only (the hints stay):
- *  REF  the series scales the hints to lim->ref, the invariance reference,
- *       where 7.3 scales them to the capacity level (highest, or guaranteed
- *       with turbo off): the series agrees with 7.3 once its reference is
- *       set to the capacity level;
- *  CAP  the series caps MIN (and with it MAX and DESIRED) at the capacity
- *       level, where 7.3 caps MIN only at the policy maximum and lets the
- *       policy minimum take it above: 7.3 agrees with the series once the
- *       policy limits are lowered to the capacity level (the lowest level
- *       never is above it here);
- *  REF+CAP  both changes together make the two agree, neither alone does;
- *  anything else is unexplained.
+ * Output: KTAP, one result per class of input (capacity x turbo), which
+ * passes when every difference in it has a known cause (cause_why[], shown
+ * by classify(); with --strict: when there is none), then the domain, the
+ * invariants, the usable level and the subdomain where the two must agree
+ * exactly (perf-harness.md, "The differential check").
  */
 #include <limits.h>
 #include <stdio.h>

@@ -1,36 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Extract function and structure definitions, verbatim, from kernel C files
-# and headers (the perf harness compiles them in user space behind shims;
-# see Documentation/project/perf-harness.md, "Compiled from kernel text").
+# and headers (Documentation/project/perf-harness.md, "The extraction").
 #
 #   awk -f extract.awk -v spec=FNS -v label=NAME [-v config="CONFIG_A ..."] FILE... > out.c
 #
-# FNS lists the functions to take, one a line: the definition's header from
-# its first line up to (not including) the "{" that opens the body, with
-# whitespace collapsed to single blanks and none after "(" or before ")";
-# or "struct NAME" for a structure.
-# A definition is recognised in kernel style: a line that is exactly "{"
-# opens the body, the header is the lines above it back to a blank line or
-# the end of a comment, declaration or block, and the body ends at the first
-# line that is exactly "}"; a structure runs from a line that is exactly
-# "struct NAME {" to the first line that is exactly "};".  The definitions
-# are written out in the order of the FILEs and of the lines in each, each
-# preceded by a #line directive, so that the compiler's messages point at
-# its FILE.
-#
-# With config, the lines of a branch of "#ifdef CONFIG_X" or "#ifndef
-# CONFIG_X" (or of its "#else") that a kernel configured with exactly the
-# options in config would not compile are ignored: a header that defines a
-# helper once per configuration yields the one compiled.  Other conditionals
-# are kept whole (both branches).
-#
-# Fails (exit 1, a message naming the function) if a function of FNS is not
-# defined in the FILEs, is defined more than once, or if its header differs from
-# FNS: a changed signature is a changed shape, and the shims, written for
-# that signature, must be looked at again.  A body that uses a field, a
-# function or a macro that the shims do not provide fails to compile
-# (-Werror=implicit-function-declaration in the Makefile).
+# FNS lists each function by its definition's header up to the "{" that
+# opens the body, whitespace collapsed to single blanks and none after "("
+# or before ")", and each structure as "struct NAME".  Kernel style is
+# assumed: a line that is exactly "{" opens a body, its header is the lines
+# above back to a blank line or the end of a comment, declaration or block,
+# and the first line that is exactly "}" closes it; a structure runs from
+# "struct NAME {" to "};".  Each definition is written with a #line
+# directive, in the order of the FILEs and their lines.  With config, the
+# branches of "#ifdef"/"#ifndef CONFIG_X" that a kernel with exactly those
+# options would not compile are dropped; other conditionals are kept whole.
+# Exit 1 with a message naming the function if one is missing, defined
+# twice, or its header differs from FNS (a changed shape).
 function norm(s) {
 	gsub(/[ \t\n]+/, " ", s)
 	sub(/^ /, "", s)
@@ -60,7 +46,6 @@ BEGIN {
 	split(config, c)
 	for (j in c)
 		set[c[j]] = 1
-	err = 0
 }
 FNR == 1 { depth = 0; files = files (files == "" ? "" : " ") FILENAME }
 config != "" && /^#[ \t]*if/ {
@@ -82,7 +67,6 @@ config != "" && depth && /^#[ \t]*elif/ { known[depth] = 0; cond[depth] = 1 }
 }
 config != "" && depth && /^#[ \t]*endif/ { depth-- }
 END {
-	if (err) exit err
 	for (i = 1; i <= NR; i++) {
 		if (line[i] ~ /^struct [A-Za-z0-9_]+ \{$/) {
 			h = n = substr(line[i], 1, length(line[i]) - 2)

@@ -3,21 +3,15 @@
  * libFuzzer target over the series' mapping and request composition
  * (intel_pstate_perf.h from the kernel tree), built with ASan and UBSan.
  *
- * Input (little endian, zero-padded if short):
- *   u64 capacity, u64 min_perf, u64 target_perf, u64 old request,
- *   u8 cap, u8 lowest, u8 min_ratio, u8 max_ratio, u8 mode, u8 ref,
- *   u64 max_perf
- * (ref and max_perf last, so that the other fields keep the offsets they had
- * before those existed; a shorter input gets ref 0 and max_perf 0, and the
- * seeds in corpus/ carry ref).
- * mode bit 0 folds capacity into 0..2048 and the hints into 0..4096 (the
- * scheduler's range); otherwise capacity is folded into the documented
- * precondition 0..ULONG_MAX/256 and the hints take any unsigned long.
- * mode bit 1 passes max_perf as given; otherwise max_perf is the capacity,
- * no limit, which is what schedutil passes without uclamp.
- * The invariants are those of check.c (E1, E2, P1-P7, R1): the hints are
- * mapped with ref, MAX is bounded by cap and by the level max_perf allows;
- * the request is also monotone in max_perf (P8).
+ * Input (little endian, zero-padded if short): u64 capacity, min_perf,
+ * target_perf, old request; u8 cap, lowest, min_ratio, max_ratio, mode,
+ * ref; u64 max_perf (ref and max_perf last: older seeds keep their
+ * offsets).  mode bit 0 folds capacity into 0..2048 and the hints into
+ * 0..4096 (the scheduler's range), else capacity into the documented
+ * precondition 0..ULONG_MAX/256; mode bit 1 passes max_perf as given, else
+ * max_perf is the capacity (schedutil without uclamp).
+ * The invariants are those of check.c (E1, E2, P1-P7, R1), MAX bounded also
+ * by the level max_perf allows, and P8: the request is monotone in max_perf.
  */
 #include <limits.h>
 #include <stdint.h>

@@ -3,21 +3,16 @@
  * Differential check of schedutil's perf path: the series' (KSRC) against
  * mainline 7.3's, both compiled from kernel text by sugov.c.  Each side gets
  * the same scheduler state and runs sugov_update_single_perf() once; compared
- * are the arguments it passes to cpufreq_driver_adjust_perf() (min_perf,
- * target_perf, max_perf, capacity) and the target it stores for the next
- * update (sg_cpu->util).
+ * are the arguments it passes to cpufreq_driver_adjust_perf() and the target
+ * it stores for the next update (sg_cpu->util).
  *
- * Domain, exhaustive over, for each capacity c in {1024, 446, 3}:
- *  - cpu_util_cfs (7.3: cpu_util_cfs_boost), cpu_util_rt, cpu_util_dl,
- *    cpu_util_irq and cpu_bw_dl each in {0, 1, c/4, c/2, c-1, c, c+1, 1024};
- *  - the runqueue's uclamp minimum and maximum each in {0, c/4, c/2, c,
- *    (c + 1024)/2, 1024} (minimum above maximum included; (c + 1024)/2 is
- *    where 7.3's clamp of the CFS utilization to c matters), uclamp in use
- *    or not (the kernel leaves them at 0 and 1024 while it is not; both
- *    sides read them anyway), an RT task runnable or not;
- *  - a pending IO wait boost of 0, 512 or 1024 (boost 0, c/2, c);
- *  - the previous target in {0, c/2, c, c+1, 1280, 2048}, the CPU busy (no
- *    idle call since the last update) or not.
+ * Domain, exhaustive over, for each capacity c in {1024, 446, 3}, the value
+ * sets of run(): cpu_util_cfs (7.3: cpu_util_cfs_boost), _rt, _dl, _irq and
+ * cpu_bw_dl around 0 and c; the runqueue's uclamp minimum and maximum (in
+ * either order; (c + 1024)/2 is where 7.3's clamp of the CFS utilization to
+ * c matters), uclamp in use or not (both sides read them anyway), an RT task
+ * runnable or not; a pending IO wait boost; the previous target; the CPU
+ * busy or not.
  *
  * Output: KTAP, one result per capacity and one for the domain; "# diff:"
  * gives the number of differing inputs.  Exit 1 on any difference.

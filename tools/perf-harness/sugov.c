@@ -1,25 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * schedutil's perf path compiled from kernel text: the file that the
- * Makefile generates with extract.awk (SG_TEXT: the functions of
- * sugov-SG_SIDE.fns, verbatim from cpufreq_schedutil.c, sched.h, cpufreq.h
- * and, for 7.3, fair.c) is included below, after the shims for what they
- * use.  Built twice with the same compiler and flags: SG_SIDE=series from
- * KSRC (SG_M73=0) and SG_SIDE=m73 from Debian's linux-source-7.3 (SG_M73=1).
+ * schedutil's perf path compiled from kernel text: SG_TEXT, the functions of
+ * sugov-series.fns or sugov-m73.fns extracted from cpufreq_schedutil.c,
+ * sched.h, cpufreq.h and, for 7.3, fair.c, is included below after the
+ * shims for what they use.
+ * Built twice with the same compiler and flags: sg_series from KSRC
+ * (SG_M73=0) and sg_m73 from mainline 7.3 (SG_M73=1).
  *
  * Shims (the rest is kernel text, the rq accessors included):
  *  - struct rq, struct rt_rq: the fields the text reads, set from struct
- *    sg_in by sg_update(); struct sugov_cpu and struct sugov_policy are
- *    kernel text, their members' types here as empty structures;
+ *    sg_in by sg_update(); the members of struct sugov_cpu and struct
+ *    sugov_policy (kernel text) that the perf path leaves alone are empty;
  *  - arch_scale_cpu_capacity(): the capacity; arch_scale_freq_invariant():
  *    true; tick_nohz_get_idle_calls_cpu(): the saved count when busy;
- *  - 7.3's cpu_util_cfs() and cpu_util_cfs_boost() (fair.c, not extracted):
- *    the CFS utilization that 5.10's cpu_util_cfs() reads from the rq, at
- *    most the capacity, as 7.3's cpu_util() returns it;
- *    scx_switched_all()/scx_cpuperf_target(): false/0;
+ *  - 7.3's cpu_util_cfs{,_boost}() (fair.c): 5.10's CFS input at most the
+ *    capacity, as 7.3's cpu_util() returns it; scx_*(): false/0;
  *  - sugov_should_update_freq(): true; sugov_iowait_boost() and
- *    ignore_dl_rate_limit(): empty; the IO wait boost is the pending
- *    sg_cpu->iowait_boost that each side's own sugov_iowait_apply() uses;
+ *    ignore_dl_rate_limit(): empty (the pending sg_cpu->iowait_boost is
+ *    what each side's own sugov_iowait_apply() uses);
  *  - cpufreq_driver_adjust_perf(): records its arguments.
  */
 #include <stdlib.h>
@@ -150,12 +148,7 @@ static void sg_update(const struct sg_in *in, struct sg_out *out)
 	out->util = sg_cpu.util;
 }
 
-#define SG_CAT2(a, b)	a##b
-#define SG_CAT(a, b)	SG_CAT2(a, b)
-#define SG_STR2(s)	#s
-#define SG_STR(s)	SG_STR2(s)
-
-const struct sg_side SG_CAT(sg_, SG_SIDE) = {
-	.name = SG_STR(SG_SIDE),
+const struct sg_side SG_SYM = {
+	.name = SG_NAME,
 	.update = sg_update,
 };
