@@ -384,202 +384,180 @@ splat_check setup
 }
 
 # ---- bad input to every writable attribute ------------------------------------
-{
-	scenario_start badinput
-	long=$(head -c 5000 /dev/zero | tr '\0' '7')
-	junk=$(head -c 300 /dev/zero | tr '\0' 'x')
-	# every writable cpufreq file of every policy, schedutil's tunables and
-	# intel_pstate's own files
-	attrs=""
-	for p in $(policies) $CF/schedutil $IP; do
-		for f in $p/*; do
-			# owner-writable by mode (root passes any -w test)
-			[ -f "$f" ] || continue
-			case $(stat -c %A "$f") in ??w*) attrs="$attrs $f" ;; esac
-		done
+scenario_start badinput
+long=$(head -c 5000 /dev/zero | tr '\0' '7')
+junk=$(head -c 300 /dev/zero | tr '\0' 'x')
+# every writable cpufreq file of every policy, schedutil's tunables and
+# intel_pstate's own files, by mode (root passes any -w test)
+attrs="" ids=""
+for p in $(policies) $CF/schedutil $IP; do
+	for f in $p/*; do
+		[ -f "$f" ] || continue
+		case $(stat -c %A "$f") in ??w*) attrs="$attrs $f" ids="$ids${p##*/}/${f##*/} " ;; esac
 	done
-	all_attrs=$attrs
-	echo "R-INFO: bad input to: $(for f in $attrs; do printf '%s ' "$(basename $(dirname $f))/$(basename $f)"; done)"
-	# S: a "file=value" line per attribute; v: one file's first line. Both
-	# set variables instead of printing, so that the common path of a write
-	# below (rejected, nothing changed) costs no fork ($(...)): with 15
-	# inputs to 17 files, forks made most of the scenario's time on the
-	# debug kernel under TCG. Accepted writes and failures still fork.
-	snapshot() {
-		S=
-		for f_ in $all_attrs; do
-			if [ -r "$f_" ]; then
-				v=
-				IFS= read -r v 2>/dev/null <"$f_"
-				S="$S$f_=$v$nl"
-			fi
-		done
-	}
-	rdv() { v=; IFS= read -r v 2>/dev/null <"$1"; }
-	n_inputs=0
-	bad_input() { # NAME VALUE
-		tag=$1 val=$2
-		for f in $attrs; do
-			snapshot; before=$S
-			rdv "$f"; old=$v
-			wr "$f" "$val"
-			rc=$?
-			snapshot; after=$S
-			rdv "$f"; new=$v
-			n_inputs=$((n_inputs + 1))
-			# the other attributes: when the whole snapshot did not
-			# change, they did not either (no grep needed)
-			if [ "$before" = "$after" ]; then
-				others_before= others_after=
-			else
-				# intel_pstate's global limits and no_turbo set the
-				# limits of every policy: those follow them by design
-				case $f in
-				$IP/max_perf_pct|$IP/min_perf_pct|$IP/no_turbo) follow='/scaling_(min|max)_freq=' ;;
-				*) follow='^$' ;;
-				esac
-				others_before=$(echo "$before" | grep -v "^$f=" | grep -vE "$follow")
-				others_after=$(echo "$after" | grep -v "^$f=" | grep -vE "$follow")
-			fi
-			if [ "$others_before" != "$others_after" ]; then
-				fail "badinput.$tag.$(basename $(dirname $f))/$(basename $f)" "other attributes changed: $(echo "$others_after" | grep -vxF "$others_before" | tr '\n' ' ' | cut -c1-200)"
-			elif [ $rc -eq 0 ] && [ "${tag#beyond}" != "$tag" ] &&
-			     case $(basename $f) in scaling_min_freq|scaling_max_freq) true ;; *) false ;; esac; then
-				# the limits hold s32 values: above S32_MAX is -EINVAL
-				# (or -ERANGE), never clamped or truncated (patch 2)
-				fail "badinput.$tag.$(basename $(dirname $f))/$(basename $f)" "accepted '$val' (above S32_MAX), read back $new: want -EINVAL"
-			elif [ $rc -ne 0 ] && [ "$old" != "$new" ]; then
-				fail "badinput.$tag.$(basename $(dirname $f))/$(basename $f)" "write rejected but value changed: '$old' -> '$new'"
-			elif [ $rc -eq 0 ] && [ "$old" != "$new" ]; then
-				# accepted: the value must be a valid one (clamped) for this file
-				case $(basename $f) in
-				scaling_min_freq|scaling_max_freq|scaling_setspeed)
-					cmin=$(pmin $(dirname $f)) cmax=$(pmax $(dirname $f))
-					if [ "$new" -lt "$cmin" ] || [ "$new" -gt "$cmax" ]; then
-						fail "badinput.$tag.$(basename $(dirname $f))/$(basename $f)" "accepted and out of range: $new"
-					elif [ "${tag#beyond}" != "$tag" ] && [ "$new" != "$cmax" ] &&
-					     [ "$(basename $f)" != scaling_min_freq ]; then
-						# a value above every frequency, clamped, is the highest
-						fail "badinput.$tag.$(basename $(dirname $f))/$(basename $f)" "accepted '$val', read back $new, not the clamp value $cmax (truncated?)"
-					else
-						echo "R-INFO: badinput.$tag.$(basename $(dirname $f))/$(basename $f): accepted, clamped to $new"
-					fi ;;
-				max_perf_pct|min_perf_pct|no_turbo)
-					# a decimal unsigned int is valid: a percentage above
-					# 100 is clamped to the top of its range (100, or the
-					# maximum for the minimum), a non-zero no_turbo is 1
-					top=100
-					[ "$(basename $f)" = min_perf_pct ] && top=$(rd $IP/max_perf_pct)
-					[ "$(basename $f)" = no_turbo ] && top=1
-					case $val in
-					''|*[!0-9]*) decimal=0 ;;
-					*) decimal=1 ;;
-					esac
-					if [ $decimal = 1 ] && [ ${#val} -le 10 ] && [ "$val" -le 4294967295 ] &&
-					   { { [ "$val" -le "$top" ] && [ "$new" = "$((val))" ]; } ||
-					     { [ "$val" -gt "$top" ] && [ "$new" = "$top" ]; }; }; then
-						echo "R-INFO: badinput.$tag.$(basename $(dirname $f))/$(basename $f): accepted '$val' as $new"
-					else
-						fail "badinput.$tag.$(basename $(dirname $f))/$(basename $f)" "accepted '$val', value '$old' -> '$new'"
-					fi ;;
-				rate_limit_us)
-					# an unsigned int of microseconds: any decimal
-					# value up to 4294967295 is valid and reads back
-					# as written
-					if [ "$new" = "$val" ] && [ ${#val} -le 10 ] && [ "$val" -le 4294967295 ] 2>/dev/null; then
-						echo "R-INFO: badinput.$tag.$(basename $(dirname $f))/$(basename $f): accepted, a valid value"
-					else
-						fail "badinput.$tag.$(basename $(dirname $f))/$(basename $f)" "accepted '$val', value '$old' -> '$new'"
-					fi ;;
-				*)
-					fail "badinput.$tag.$(basename $(dirname $f))/$(basename $f)" "accepted, value '$old' -> '$new'" ;;
-				esac
-			fi
-			# restore, retrying: cpufreq's store() gives up with EBUSY while
-			# the CPU hotplug lock is taken
-			n=0
-			rdv "$f"
-			while [ "$v" != "$old" ] && [ $n -lt 10 ]; do
-				wr "$f" "$old"
-				n=$((n + 1))
-				rdv "$f"
-				[ "$v" = "$old" ] || { sleep 1; rdv "$f"; }
-			done
-		done
-	}
-	snapshot; before_all=$S
-	fails_before=$failures
-	# (no empty write: printf '%s' "" >file opens the file and makes no
-	# write(2) at all, so nothing reaches the kernel and such a case could
-	# not fail)
-	for_all_inputs() {
-		bad_input nonnumber abc
-		bad_input negative -1
-		bad_input negative_big -4294967296
-		bad_input beyond_s32 3000000000
-		bad_input beyond32 4294967296
-		bad_input beyond32_plus 4294967297
-		bad_input beyond64 18446744073709551616
-		bad_input beyond64_huge 99999999999999999999999999
-		bad_input newline_only "$nl"
-		bad_input long "$long"
-		bad_input junk "$junk"
-		bad_input hex 0x1
-		bad_input float 1.5
-		bad_input spaces "   "
-	}
-	for_all_inputs
-	# scaling_setspeed only takes writes with the userspace governor
-	n_attrs=$(echo $attrs | wc -w)
-	for p in $(policies); do wr $p/scaling_governor userspace; done
-	attrs=$(for p in $(policies); do echo $p/scaling_setspeed; done)
-	for_all_inputs
-	n_attrs=$((n_attrs + $(echo $attrs | wc -w)))
-	for p in $(policies); do wr $p/scaling_governor schedutil; done
-	attrs=$all_attrs
-	# a minimum above the maximum: rejected or clamped to the maximum
-	for p in $(policies); do
-		cmin=$(pmin $p)
-		wr $p/scaling_max_freq 1000000
-		wr $p/scaling_min_freq 1200000
-		mn=$(rd $p/scaling_min_freq) mx=$(rd $p/scaling_max_freq)
-		check "badinput.min_above_max.$(basename $p)" "min $mn max $mx, expected max 1000000 and min <= max" \
-			both_eq "$mx" 1000000 "$(( mn <= mx ))" 1
-		# back to the values found before the bad-input run
-		old_min=$(echo "$before_all" | sed -n "s|^$p/scaling_min_freq=||p")
-		old_max=$(echo "$before_all" | sed -n "s|^$p/scaling_max_freq=||p")
-		wr $p/scaling_min_freq $cmin
-		wr $p/scaling_max_freq "$old_max"
-		wr $p/scaling_min_freq "$old_min"
-	done
-	# and good input still works: a valid maximum and minimum percentage
-	# take effect on every policy, and are put back
-	old_max=$(rd $IP/max_perf_pct) old_min=$(rd $IP/min_perf_pct)
-	# (the policies follow through a work item: each write is followed by a
-	# wait, at most 5 s, for the state that the check after it asserts)
-	half=$(($(pmax $p0) / 2 + 100000)) sixty=$(($(pmax $p0) * 6 / 10 - 100000))
-	max_follows() { rdv $p0/scaling_max_freq; [ "$v" -le $half ]; }
-	min_follows() { rdv $p0/scaling_min_freq; [ "$v" -ge $sixty ]; }
-	restored() { snapshot; [ "$S" = "$before_all" ]; }
-	wr $IP/max_perf_pct 50
-	poll 5 max_follows
-	mx=$(rd $IP/max_perf_pct) smax=$(rd $p0/scaling_max_freq)
-	wr $IP/max_perf_pct "$old_max"
-	check badinput.valid_max_perf_pct "max_perf_pct 50 read back '$mx', $(basename $p0) scaling_max_freq $smax (expected <= half of $(pmax $p0) plus a level)" \
-		[ "$mx" = 50 -a "$smax" -le $half ]
-	wr $IP/min_perf_pct 60
-	poll 5 min_follows
-	mn=$(rd $IP/min_perf_pct) smin=$(rd $p0/scaling_min_freq)
-	wr $IP/min_perf_pct "$old_min"
-	poll 5 restored
-	check badinput.valid_min_perf_pct "min_perf_pct 60 read back '$mn', $(basename $p0) scaling_min_freq $smin (expected >= 60% of $(pmax $p0) minus a level)" \
-		[ "$mn" = 60 -a "$smin" -ge $sixty ]
-	after_all=$S
-	check badinput.state_restored "attributes differ after the bad-input run: $(echo "$after_all" | grep -vxF "$before_all" | tr '\n' ' ' | cut -c1-200)" [ "$before_all" = "$after_all" ]
-	[ $failures -eq $fails_before ] && pass "badinput.all_${n_inputs}_writes"
-	echo "R-INFO: bad input: $n_inputs writes to $n_attrs attributes"
-	scenario_end badinput
+done
+all_attrs=$attrs
+echo "R-INFO: bad input to: $ids"
+# S: a "file=value" line per attribute, without a fork: a rejected write that
+# changed nothing (the common case) costs none (forks made most of the time)
+rdv() { v=; IFS= read -r v 2>/dev/null <"$1"; }
+snapshot() { S=; for f_ in $all_attrs; do [ -r "$f_" ] && { rdv "$f_"; S="$S$f_=$v$nl"; }; done; }
+# accepted: after a write of $val to $f (named $fn) that changed it from $old
+# to $new: why if the new value is not a valid (clamped) one, else info
+accepted() {
+	case $fn in
+	scaling_min_freq|scaling_max_freq|scaling_setspeed)
+		cmin=$(pmin ${f%/*}) cmax=$(pmax ${f%/*})
+		if [ "$new" -lt "$cmin" ] || [ "$new" -gt "$cmax" ]; then
+			why="accepted and out of range: $new"
+		elif [ "${tag#beyond}" != "$tag" ] && [ "$new" != "$cmax" ] && [ $fn != scaling_min_freq ]; then
+			# a value above every frequency, clamped, is the highest
+			why="accepted '$val', read back $new, not the clamp value $cmax (truncated?)"
+		else
+			info="accepted, clamped to $new"
+		fi ;;
+	max_perf_pct|min_perf_pct|no_turbo)
+		# a decimal unsigned int is valid: above the top of its range (100,
+		# max_perf_pct for the minimum, 1 for no_turbo) it reads back as the top
+		case $fn in min_perf_pct) top=$(rd $IP/max_perf_pct) ;; no_turbo) top=1 ;; *) top=100 ;; esac
+		if case $val in ''|*[!0-9]*) false ;; esac && [ ${#val} -le 10 ] && [ "$val" -le 4294967295 ] &&
+		   { { [ "$val" -le "$top" ] && [ "$new" = "$((val))" ]; } ||
+		     { [ "$val" -gt "$top" ] && [ "$new" = "$top" ]; }; }; then
+			info="accepted '$val' as $new"
+		else
+			why="accepted '$val', value '$old' -> '$new'"
+		fi ;;
+	rate_limit_us)
+		# an unsigned int of microseconds: any decimal value up to
+		# 4294967295 is valid and reads back as written
+		if [ "$new" = "$val" ] && [ ${#val} -le 10 ] && [ "$val" -le 4294967295 ] 2>/dev/null; then
+			info="accepted, a valid value"
+		else
+			why="accepted '$val', value '$old' -> '$new'"
+		fi ;;
+	*)
+		why="accepted, value '$old' -> '$new'" ;;
+	esac
 }
+n_inputs=0
+bad_input() { # NAME VALUE
+	tag=$1 val=$2
+	for f in $attrs; do
+		snapshot; before=$S
+		rdv "$f"; old=$v
+		wr "$f" "$val"
+		rc=$?
+		snapshot; after=$S
+		rdv "$f"; new=$v
+		n_inputs=$((n_inputs + 1))
+		d=${f%/*} fn=${f##*/} why= info=
+		# the other attributes: unchanged if the whole snapshot is (no grep)
+		if [ "$before" != "$after" ]; then
+			# intel_pstate's global limits and no_turbo set the limits
+			# of every policy: those follow them by design
+			case $f in
+			$IP/max_perf_pct|$IP/min_perf_pct|$IP/no_turbo) follow='/scaling_(min|max)_freq=' ;;
+			*) follow='^$' ;;
+			esac
+			others_before=$(echo "$before" | grep -v "^$f=" | grep -vE "$follow")
+			others_after=$(echo "$after" | grep -v "^$f=" | grep -vE "$follow")
+			[ "$others_before" = "$others_after" ] ||
+				why="other attributes changed: $(echo "$others_after" | grep -vxF "$others_before" | tr '\n' ' ' | cut -c1-200)"
+		fi
+		if [ -n "$why" ]; then
+			: # that failure is the one reported
+		elif [ $rc -eq 0 ] && [ "${tag#beyond}" != "$tag" ] &&
+		     case $fn in scaling_min_freq|scaling_max_freq) true ;; *) false ;; esac; then
+			# the limits hold s32 values: above S32_MAX is -EINVAL
+			# (or -ERANGE), never clamped or truncated (patch 2)
+			why="accepted '$val' (above S32_MAX), read back $new: want -EINVAL"
+		elif [ $rc -ne 0 ] && [ "$old" != "$new" ]; then
+			why="write rejected but value changed: '$old' -> '$new'"
+		elif [ $rc -eq 0 ] && [ "$old" != "$new" ]; then
+			accepted
+		fi
+		[ -z "$why" ] || fail "badinput.$tag.${d##*/}/$fn" "$why"
+		[ -z "$info" ] || echo "R-INFO: badinput.$tag.${d##*/}/$fn: $info"
+		# restore, retrying: cpufreq's store() gives up with EBUSY while
+		# the CPU hotplug lock is taken
+		n=0
+		rdv "$f"
+		while [ "$v" != "$old" ] && [ $n -lt 10 ]; do
+			wr "$f" "$old"
+			n=$((n + 1))
+			rdv "$f"
+			[ "$v" = "$old" ] || { sleep 1; rdv "$f"; }
+		done
+	done
+}
+snapshot; before_all=$S
+fails_before=$failures
+# the inputs, in order: TAG:VALUE, or TAG alone for those with blanks and the
+# long ones (no empty write: printf '%s' "" >file makes no write(2) at all,
+# so nothing would reach the kernel and such a case could not fail)
+INPUTS='nonnumber:abc negative:-1 negative_big:-4294967296 beyond_s32:3000000000
+	beyond32:4294967296 beyond32_plus:4294967297 beyond64:18446744073709551616
+	beyond64_huge:99999999999999999999999999 newline_only long junk hex:0x1 float:1.5 spaces'
+for_all_inputs() {
+	for in_ in $INPUTS; do
+		case $in_ in
+		newline_only) bad_input $in_ "$nl" ;;
+		long) bad_input $in_ "$long" ;;
+		junk) bad_input $in_ "$junk" ;;
+		spaces) bad_input $in_ "   " ;;
+		*) bad_input "${in_%%:*}" "${in_#*:}" ;;
+		esac
+	done
+}
+for_all_inputs
+# scaling_setspeed only takes writes with the userspace governor
+n_attrs=$(echo $attrs | wc -w)
+for p in $(policies); do wr $p/scaling_governor userspace; done
+attrs=$(for p in $(policies); do echo $p/scaling_setspeed; done)
+for_all_inputs
+n_attrs=$((n_attrs + $(echo $attrs | wc -w)))
+for p in $(policies); do wr $p/scaling_governor schedutil; done
+attrs=$all_attrs
+# a minimum above the maximum: rejected or clamped to the maximum
+for p in $(policies); do
+	cmin=$(pmin $p)
+	wr $p/scaling_max_freq 1000000
+	wr $p/scaling_min_freq 1200000
+	mn=$(rd $p/scaling_min_freq) mx=$(rd $p/scaling_max_freq)
+	check "badinput.min_above_max.${p##*/}" "min $mn max $mx, expected max 1000000 and min <= max" \
+		both_eq "$mx" 1000000 "$(( mn <= mx ))" 1
+	# back to the values found before the bad-input run
+	old_min=$(echo "$before_all" | sed -n "s|^$p/scaling_min_freq=||p")
+	old_max=$(echo "$before_all" | sed -n "s|^$p/scaling_max_freq=||p")
+	wr $p/scaling_min_freq $cmin
+	wr $p/scaling_max_freq "$old_max"
+	wr $p/scaling_min_freq "$old_min"
+done
+# good input still works and is put back (the policies follow through a
+# work item: each write waits at most 5 s for the state checked after it)
+old_max=$(rd $IP/max_perf_pct) old_min=$(rd $IP/min_perf_pct)
+half=$(($(pmax $p0) / 2 + 100000)) sixty=$(($(pmax $p0) * 6 / 10 - 100000))
+max_follows() { rdv $p0/scaling_max_freq; [ "$v" -le $half ]; }
+min_follows() { rdv $p0/scaling_min_freq; [ "$v" -ge $sixty ]; }
+restored() { snapshot; [ "$S" = "$before_all" ]; }
+wr $IP/max_perf_pct 50
+poll 5 max_follows
+mx=$(rd $IP/max_perf_pct) smax=$(rd $p0/scaling_max_freq)
+wr $IP/max_perf_pct "$old_max"
+check badinput.valid_max_perf_pct "max_perf_pct 50 read back '$mx', ${p0##*/} scaling_max_freq $smax (expected <= half of $(pmax $p0) plus a level)" \
+	[ "$mx" = 50 -a "$smax" -le $half ]
+wr $IP/min_perf_pct 60
+poll 5 min_follows
+mn=$(rd $IP/min_perf_pct) smin=$(rd $p0/scaling_min_freq)
+wr $IP/min_perf_pct "$old_min"
+poll 5 restored
+check badinput.valid_min_perf_pct "min_perf_pct 60 read back '$mn', ${p0##*/} scaling_min_freq $smin (expected >= 60% of $(pmax $p0) minus a level)" \
+	[ "$mn" = 60 -a "$smin" -ge $sixty ]
+after_all=$S
+check badinput.state_restored "attributes differ after the bad-input run: $(echo "$after_all" | grep -vxF "$before_all" | tr '\n' ' ' | cut -c1-200)" [ "$before_all" = "$after_all" ]
+[ $failures -eq $fails_before ] && pass "badinput.all_${n_inputs}_writes"
+echo "R-INFO: bad input: $n_inputs writes to $n_attrs attributes"
+scenario_end badinput
 
 # ---- scenario: suspend to idle -----------------------------------------------
 # Last, because a guest that never wakes up again can only be caught by the
