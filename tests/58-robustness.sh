@@ -5,8 +5,7 @@
 # scenarios under load, upstream cpufreq selftests, bad input, freeze), each
 # scenario's record checked by check.py robustness; no splat. KTAP, plan 11.
 # Environment: REPO BUILD KSRC; ROBUST_ITER, ROBUST_TIMEOUT, ROBUST_SELFTESTS,
-# SPTEST_FULL, ROBUST_ARGS:
-# Documentation/project/robustness.md.
+# SPTEST_FULL, ROBUST_ARGS: Documentation/project/robustness.md.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(cd "$here/.." && pwd)}
@@ -15,7 +14,6 @@ KSRC=${KSRC:-$BUILD/linux}
 export REPO BUILD KSRC
 splats='BUG:|WARNING:|possible circular locking|suspicious RCU usage|sleeping function called from invalid context|KASAN|UBSAN|Oops|Call Trace|general protection|detected stalls|self-detected stall'
 mkdir -p "$BUILD"
-fail=0
 . "$REPO/tools/lib/ktap.sh"
 # shellcheck source=tools/lib/hwp-machine.sh
 . "$REPO/tools/lib/hwp-machine.sh"
@@ -23,8 +21,7 @@ ktap_plan 11
 # stop WHY: fail every result not yet reported, and end
 stop() { ktap_fail_rest "$1"; exit 1; }
 
-# 1. the KUnit suites in the debug kernel (debug-x86 of configs/kernels), on
-# stock QEMU
+# 1. the KUnit suites in the debug kernel (debug-x86 of configs/kernels), stock QEMU
 t0=$(date +%s)
 if ! kimage=$("$REPO/tools/kernel.sh" build debug-x86 2>"$BUILD/58-build.err") ||
 	! ko=$("$REPO/tools/build-test-module.sh" "$BUILD/out/debug-x86" x86_64 2>>"$BUILD/58-build.err"); then
@@ -45,18 +42,10 @@ ktap_sub debug env KUNIT_BOOT_TIMEOUT="${ROBUST_KUNIT_TIMEOUT:-1200}" "$REPO/too
 	x86_64 "$kimage" intel_pstate_perf cpufreq-perf-test 2>"$BUILD/58-kunit.err"
 echo "# debug kernel (KUnit): boot and suites took $(($(date +%s) - t0))s (log $kout/kunit-console.log)"
 hit=$(tr -d '\r' <"$kout/kunit-console.log" 2>/dev/null | grep -m1 -E "$splats")
-if [ ! -s "$kout/kunit-console.log" ]; then
-	ktap_fail debug.kunit-phase.splats "no console log $kout/kunit-console.log"
-	fail=1
-elif [ -n "$hit" ]; then
-	ktap_fail debug.kunit-phase.splats "$hit"
-	fail=1
-else
-	ktap_ok debug.kunit-phase.splats
-fi
+[ -s "$kout/kunit-console.log" ] || hit="no console log $kout/kunit-console.log"
+ktap_check debug.kunit-phase.splats "$hit" [ -z "$hit" ]
 
 # 2. the scenarios on the real driver, on the emulated HWP machine
-name=debug-hwp
 t0=$(date +%s)
 if ! qemu=$("$REPO/tools/build-qemu.sh" 2>"$BUILD/58-qemu-build.err"); then
 	sed 's/^/  /' "$BUILD/58-qemu-build.err" | tail -n 20
@@ -64,34 +53,25 @@ if ! qemu=$("$REPO/tools/build-qemu.sh" 2>"$BUILD/58-qemu-build.err"); then
 	stop "the emulated HWP machine did not build"
 fi
 ktap_ok machine "$qemu"
-image=$kimage
-out=$BUILD/out/$name
+out=$BUILD/out/debug-hwp
 mkdir -p "$out"
 
-# the guest script, the upstream cpufreq selftests, and bash for them (they
-# are bash scripts) with its libraries, plus a `sudo` that just runs its
-# arguments
+# the guest script, the upstream cpufreq selftests, bash for them with its
+# libraries, and a `sudo` that just runs its arguments
 extra=("$REPO/tests/robustness/sudo:/usr/bin/sudo")
 # the test module, which must refuse to load there (guest.sh, setup)
 extra+=("$ko:/kunit-modules/cpufreq-perf-test.ko")
 extra+=("$kout/kunit-modules/intel_pstate_perf_test.ko:/kunit-modules/intel_pstate_perf_test.ko")
-# hwpload: the scenario markers in the machine's record; guest-lib.sh: the
-# waits on the CPUs' HWP_REQUEST
+# hwpload: the scenario markers in the record; guest-lib.sh: waits on HWP_REQUEST
 if ! hwp_hwpload "$out"; then
 	ktap_fail initramfs "$HWP_WHY"
 	stop "no initramfs"
 fi
 extra+=("$out/hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh")
-# sptest2, sptest3 and sptest4 at their full size take far longer under TCG
-# with KASAN and lockdep than CI allows (Documentation/project/robustness.md):
-# run them with fewer iterations, unless SPTEST_FULL=1.  Only the loop
-# counts change, in a copy.  What they look for is reported by lockdep and
-# KASAN the first time the path runs (sptest2 is "concurrent_lockdep"); the
-# counts keep every path running concurrently many times over: sptest2
-# seq 1 25 (upstream seq 0 100, per policy, concurrently), sptest3 seq 25
-# (seq 1000, x 8 instances x 2 writers: 400 writers), sptest4 seq 1 100
-# (seq 1 5000 hotplug cycles and limit sweeps). Each loop must be found as
-# many times as it is written upstream, so that none is left at full size.
+# sptest2, sptest3 and sptest4 at full size take far longer under TCG with
+# KASAN and lockdep than CI allows: unless SPTEST_FULL=1, only their loop
+# counts shrink, in a copy (why that hides nothing: robustness.md). Each
+# loop must be found as often as upstream has it, so none stays full size.
 stdir=$out/selftests-cpufreq
 rm -rf "$stdir" && mkdir -p "$stdir"
 cp "$KSRC"/tools/testing/selftests/cpufreq/*.sh "$stdir"/
@@ -131,24 +111,18 @@ record=$out/robustness.record
 rm -f "$record"
 t0=$(date +%s)
 "$REPO/tools/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$record" --hwp-opts hwp-highest=30:24 \
-	--kernel "$image" --initrd "$initrd" \
+	--kernel "$kimage" --initrd "$initrd" \
 	--append "intel_pstate=passive cpufreq.default_governor=schedutil log_buf_len=16M robust.iter=${ROBUST_ITER:-1} robust.selftests=${ROBUST_SELFTESTS:-basic,sptest1,sptest2,sptest3,sptest4} ${ROBUST_ARGS:-}" \
 	--timeout "${ROBUST_TIMEOUT:-2400}" --mem 1G \
 	--log "$log" 2>"$BUILD/58-qemu.err"
 qrc=$?
 echo "# debug kernel (HWP machine): boot and scenarios took $(($(date +%s) - t0))s (log $log, record $record)"
-if [ $qrc -ne 0 ]; then
-	ktap_fail run "$(grep -m1 'qemu-run: FAILED' "$BUILD/58-qemu.err" | cut -c1-200)"
-	fail=1
-else
-	ktap_ok run
-fi
+ktap_check run "$(grep -m1 'qemu-run: FAILED' "$BUILD/58-qemu.err" | cut -c1-200)" [ $qrc -eq 0 ]
 tr -d '\r' <"$log" >"$log.txt"
 
-# the KUnit suites in this boot, with intel_pstate registered before them:
-# the test module's suite must not have run at all (the module refuses to
-# load there: robustness.setup.test_module_refused, from the guest), the
-# intel_pstate_perf suite must pass with every case its plan (1..N) declares
+# the KUnit suites in this boot, intel_pstate registered before them: the
+# test module's suite must not have run (the guest's setup.test_module_refused),
+# intel_pstate_perf must pass every case its plan (1..N) declares
 kunit_hwp=$(awk '
 	/# Subtest: cpufreq-perf-test/ { pt++; next }
 	/# Subtest: intel_pstate_perf/ { ip = 1; next }
@@ -163,27 +137,18 @@ if [ "$k_pt" = 0 ] && grep -q '^R-PASS: setup.test_module_refused' "$log.txt" &&
 	ktap_ok kunit_safe_on_hwp "cpufreq-perf-test: the module refused to load, intel_pstate registered, the suite did not run; intel_pstate_perf: $k_ipok of $k_plan cases passed"
 else
 	ktap_fail kunit_safe_on_hwp "cpufreq-perf-test suite ran $k_pt time(s) (must not: the module must refuse to load), refusal $(grep -c '^R-PASS: setup.test_module_refused' "$log.txt") time(s); intel_pstate_perf $k_ipok ok, $k_ipfail not ok, plan 1..$k_plan"
-	fail=1
 fi
 
-# 2. the guest's own checks, one result per scenario asked for (the guest
-# keeps its R-PASS/R-FAIL/R-SKIP console lines; check.py scenarios nests
-# them), and the machine's record of each scenario (check.py robustness)
-scen=(setup governors hotplug limits modes)
+# 2. the guest's own checks, one result per scenario asked for (check.py
+# scenarios nests its R- lines), and each scenario's record (check.py robustness)
 IFS=, read -r -a sts <<<"${ROBUST_SELFTESTS:-basic,sptest1,sptest2,sptest3,sptest4}"
-for t in "${sts[@]}"; do scen+=("selftest.$t"); done
-scen+=(badinput freeze)
+scen=(setup governors hotplug limits modes "${sts[@]/#/selftest.}" badinput freeze)
 sed -n 's/\[ *[0-9][0-9]*\.[0-9]*\] .*//; s/^R-INFO: /# /p' "$log.txt"
 ktap_sub scenarios python3 "$REPO/tests/hwp-machine/check.py" scenarios "$log.txt" "${scen[@]}" teardown
 ktap_sub record python3 "$REPO/tests/hwp-machine/check.py" robustness "$log.txt" "$record" "${scen[@]}" end
 
 # 3. the whole log
 n=$(grep -cE "$splats" "$log.txt")
-if [ "$n" -ne 0 ]; then
-	ktap_fail splats_total "$n splat line(s), first: $(grep -m1 -E "$splats" "$log.txt" | cut -c1-160)"
-	fail=1
-else
-	ktap_ok splats_total
-fi
-# (the exit status follows the results: a failure is reported above)
-[ "$fail" = 0 ] && [ "$KTAP_FAILED" = 0 ]
+ktap_check splats_total "$n splat line(s), first: $(grep -m1 -E "$splats" "$log.txt" | cut -c1-160)" [ "$n" -eq 0 ]
+# the exit status follows the results (KTAP_FAILED counts every not ok)
+[ "$KTAP_FAILED" = 0 ]
