@@ -73,12 +73,8 @@ if [ "$(cat $c/intel_pstate/status 2>/dev/null)" = active ] && [ "$rc" != 4 ]; t
 	phase kselftest-term
 	hwp_request >/tmp/term.out 2>&1 &
 	pid=$!
-	i=0
-	while [ "$(cat $c/intel_pstate/status)" != passive ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ $i -lt 100 ] || echo "GUEST-ERROR=the kselftest did not switch to passive mode within 10 s"
+	wait_until 10 grep -qx passive $c/intel_pstate/status ||
+		echo "GUEST-ERROR=the kselftest did not switch to passive mode within 10 s"
 	# at once: a kill that finds the test gone shows no restore
 	if kill -TERM $pid; then
 		wait $pid
@@ -99,4 +95,4 @@ if [ "$(cat $c/intel_pstate/status 2>/dev/null)" = active ] && [ "$rc" != 4 ]; t
 fi
 phase end
 say WOBBLY "$(dmesg | grep -c 'frequency invariance went wobbly')"
-dmesg | grep -E 'unchecked MSR|WARNING:|BUG:|Call Trace' | sed 's/^/DMESG: /'
+splats
