@@ -58,10 +58,7 @@ for ((c = 0; c < ncpu; c++)); do
 	# the kernel's invariance setup reads: in this flat file both are the
 	# byte at 0x66c, so base = turbo = 20, a ratio the kernel takes
 	wb 0x66c 20
-	case $mode in dec*)	# MSR_IA32_POWER_CTL bit 27: DEC enabled
-		printf '\010' | dd of="$root/dev/cpu/$c/msr" bs=1 seek=$((0x1fc + 3)) \
-			conv=notrunc status=none ;;
-	esac
+	case $mode in dec*) wb $((0x1fc + 3)) 8 ;; esac	# MSR_IA32_POWER_CTL bit 27: DEC
 done
 for f in possible present online; do
 	echo "0-$((ncpu - 1))" >"$root/sys/$f"

@@ -32,12 +32,7 @@ say HWP "$hwp"
 # Without HWP (nohwp: not the HWP machine) an unknown MSR reads 0 instead
 # of faulting, so `hwpload mark` would fail, and there is no HWP_REQUEST:
 # the phases are only printed and DESIRED is not read
-if [ "$hwp" = 0 ]; then
-	phase() {
-		n=$((n + 1))
-		echo "PHASE $n $1"
-	}
-fi
+[ "$hwp" != 0 ] || nomark=1
 say CMDLINE "$(cat /proc/cmdline)"
 state BEFORE >/tmp/before
 cat /tmp/before

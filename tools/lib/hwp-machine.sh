@@ -7,25 +7,17 @@
 #                     program hwpload into DIR. Sets HWP_QEMU and HWP_IMG;
 #                     on a failure prints the end of its log, sets HWP_WHY
 #                     and returns 1.
-#   hwp_initrd OUT SCRIPT [FILE:DEST...]
-#                     tools/mkinitramfs.sh OUT with hwpload and guest-lib.sh
-#                     (/lib/hwp-guest-lib.sh) besides the FILEs, its log in
-#                     OUT without .cpio.gz plus .log; on a failure sets
-#                     HWP_WHY and returns 1.
-#   hwp_boot NAME TXT OPTIONS...
-#                     tools/qemu-run.sh --arch x86_64 --hwp --hwp-log
-#                     $BUILD/logs/NAME.record (HWP_REC) OPTIONS --timeout
-#                     HWP_SUITE_TIMEOUT (600) --log $BUILD/logs/NAME.console.log
-#                     (HWP_LOG), after removing the record and the monitor
-#                     transcript; the console without CRs in TXT, qemu-run's
-#                     output in TXT.qemu. Status 1 when the guest did not
-#                     finish (the end of qemu-run's output printed), 2 when
-#                     it printed GUEST-ERROR= lines; HWP_WHY says which.
-#   hwp_guest_run RESULT NAME TXT OPTIONS...
-#                     hwp_boot, reported as the KTAP result RESULT: ok with
-#                     the record's size when the guest finished without a
-#                     GUEST-ERROR= line. Status 1 when the guest did not
-#                     finish (nothing to check).
+#   hwp_initrd OUT SCRIPT [FILE:DEST...]   tools/mkinitramfs.sh OUT with
+#                     hwpload and guest-lib.sh too; log OUT minus .cpio.gz
+#                     plus .log. On a failure sets HWP_WHY, returns 1.
+#   hwp_boot NAME TXT OPTIONS...   tools/qemu-run.sh --arch x86_64 --hwp
+#                     --hwp-log HWP_REC OPTIONS --timeout --log HWP_LOG
+#                     ($BUILD/logs/NAME.record, .console.log; the record and
+#                     monitor transcript removed first; HWP_SUITE_TIMEOUT,
+#                     600), the console without CRs in TXT. Status 1 (did not
+#                     finish) or 2 (GUEST-ERROR= lines), HWP_WHY says which.
+#   hwp_guest_run RESULT NAME TXT OPTIONS...   hwp_boot as the KTAP result
+#                     RESULT; status 1 when the guest did not finish.
 
 hwp_prepare() {
 	local dir=$1
