@@ -26,20 +26,6 @@ desired() { # CPU -> DESIRED field as seen by the guest
 	v=$(hwpload rdmsr "$1" 0x774) || { echo "?"; return; }
 	echo $(((v >> 16) & 255))
 }
-# pin CPU LEVEL: the CPU's policy limited to LEVEL (scaling_min_freq =
-# scaling_max_freq = LEVEL x 100 MHz); unpin CPU MIN_KHZ MAX_KHZ restores it
-pin() {
-	f=$c/cpu$1/cpufreq
-	cat $f/cpuinfo_min_freq >$f/scaling_min_freq
-	echo $(($2 * 100000)) >$f/scaling_max_freq
-	echo $(($2 * 100000)) >$f/scaling_min_freq
-}
-unpin() {
-	f=$c/cpu$1/cpufreq
-	cat $f/cpuinfo_min_freq >$f/scaling_min_freq
-	echo "$3" >$f/scaling_max_freq
-	echo "$2" >$f/scaling_min_freq
-}
 # HWP_CAPABILITIES of CPU $1: sets highest, guaranteed and lowest
 caps() {
 	v=$(hwpload rdmsr "$1" 0x771) || v=0
@@ -76,28 +62,30 @@ wait_for() {
 	}
 	sleep 0.1
 }
-# wait_request CPU MIN MAX DESIRED: until the CPU's HWP_REQUEST holds these
-# fields, at most 10 s
-wait_request() { wait_for "$1" 10 "min == $2 && max == $3 && des == $4"; }
-# hold NAME BODY: each vCPU held at the levels 12 and 24 in turn (MIN = MAX
-# through the policy limits, pin) under a 15 s spin (pid $load), in the phase
-# NAME-CPU-LEVEL; BODY (a command) runs once the request holds the level
+# hold NAME BODY: each vCPU held at the levels 12 and 24 in turn (MIN = MAX:
+# scaling_min_freq = scaling_max_freq, the minimum lowered first) under a
+# 15 s spin (pid $load), in the phase NAME-CPU-LEVEL; BODY (a command) runs
+# once the request holds the level (at most 10 s); the limits are restored
 hold() {
 	for cpu in 0 1; do
 		f=$c/cpu$cpu/cpufreq
 		omin=$(cat $f/scaling_min_freq) omax=$(cat $f/scaling_max_freq)
 		for lvl in 12 24; do
-			pin $cpu $lvl
+			cat $f/cpuinfo_min_freq >$f/scaling_min_freq
+			echo $((lvl * 100000)) >$f/scaling_max_freq
+			echo $((lvl * 100000)) >$f/scaling_min_freq
 			hwpload spin $cpu 15 &
 			load=$!
 			phase $1-$cpu-$lvl
-			wait_request $cpu $lvl $lvl $lvl
+			wait_for $cpu 10 "min == $lvl && max == $lvl && des == $lvl"
 			$2
 			kill $load
 			wait $load
 			phase $1-$cpu-$lvl-done
 		done
-		unpin $cpu "$omin" "$omax"
+		cat $f/cpuinfo_min_freq >$f/scaling_min_freq
+		echo "$omax" >$f/scaling_max_freq
+		echo "$omin" >$f/scaling_min_freq
 	done
 }
 # the guaranteed level of CPU $1 (IA32_HWP_CAPABILITIES bits 15:8)
