@@ -22,27 +22,21 @@ if ! hwp_prepare "$out"; then
 	exit 0
 fi
 
-# boot NAME GUEST_SCRIPT HWP_OPTS [qemu-run.sh options]: reports the guest's
-# run (ok only when it finished without a GUEST-ERROR line); status 1 when
-# there is no run to check
+# boot NAME GUEST_SCRIPT HWP_OPTS [qemu-run.sh options]: the guest's run (ok
+# only when it finished without a GUEST-ERROR line), then "NAME checks",
+# check.py NAME on its console and record
 boot() {
-	hwp_initrd "$out/initrd-$1.cpio.gz" "$2" || { ktap_fail "$1 guest run" "$HWP_WHY"; return 1; }
-	hwp_guest_run "$1 guest run" "59-hwp-platform-$1" "$out/console-$1.txt" --hwp-opts "$3" \
+	if ! hwp_initrd "$out/initrd-$1.cpio.gz" "$2"; then
+		ktap_fail "$1 guest run" "$HWP_WHY"
+	elif hwp_guest_run "$1 guest run" "59-hwp-platform-$1" "$out/console-$1.txt" --hwp-opts "$3" \
 		--kernel "$HWP_IMG" --initrd "$out/initrd-$1.cpio.gz" \
-		--append "intel_pstate=passive cpufreq.default_governor=schedutil" "${@:4}"
+		--append "intel_pstate=passive cpufreq.default_governor=schedutil" "${@:4}"; then
+		ktap_sub "$1 checks" python3 "$REPO/tests/hwp-machine/check.py" "$1" "$out/console-$1.txt" "$HWP_REC"
+		return
+	fi
+	ktap_fail "$1 checks" "not run: no guest run to check"
 }
-
-if boot platform "$REPO/tests/hwp-machine/platform-guest.sh" \
-	hwp-highest=30:24,hwp-guaranteed=18,hwp-base=20 --monitor-relay; then
-	ktap_sub "platform checks" python3 "$REPO/tests/hwp-machine/check.py" platform \
-		"$out/console-platform.txt" "$logs/59-hwp-platform-platform.record"
-else
-	ktap_fail "platform checks" "not run: no guest run to check"
-fi
-if boot dec "$REPO/tests/hwp-machine/dec-guest.sh" hwp-highest=30:24,hwp-dec=on; then
-	ktap_sub "dec checks" python3 "$REPO/tests/hwp-machine/check.py" dec \
-		"$out/console-dec.txt" "$logs/59-hwp-platform-dec.record"
-else
-	ktap_fail "dec checks" "not run: no guest run to check"
-fi
+boot platform "$REPO/tests/hwp-machine/platform-guest.sh" hwp-highest=30:24,hwp-guaranteed=18,hwp-base=20 \
+	--monitor-relay
+boot dec "$REPO/tests/hwp-machine/dec-guest.sh" hwp-highest=30:24,hwp-dec=on
 exit 0
