@@ -50,15 +50,12 @@ if ! hwp_guest_run "guest run" 56-hwp-driver "$out/console.txt" \
 fi
 ktap_sub "checks" python3 "$REPO/tests/hwp-machine/check.py" driver "$out/console.txt" "$HWP_REC"
 
-# The kselftest's own paths, one short boot each (tests/hwp-machine/
-# selftest-paths.sh): booted in the active mode, it switches to passive,
-# passes, and puts every setting back, also when killed in passive mode;
-# without APERF/MPERF (no frequency invariance: schedutil takes the
-# frequency path), on a Broadwell-style part, on a hybrid one (the
-# machine's hwp-hybrid=on flag; patch 15 leaves the hook out on both) and
-# on a machine without HWP (QEMU's own Skylake-Client, not the HWP
-# machine), it skips with the reason. Each run must leave the settings as
-# it found them.
+# The kselftest's own paths, one short boot each (selftest-paths.sh): from
+# the active mode it switches to passive, passes and restores (also when
+# killed); without APERF/MPERF (schedutil on the frequency path), on a
+# Broadwell-style and a hybrid part (patch 15 leaves the hook out on both)
+# and without HWP (the system's QEMU) it skips with the reason. Each run
+# must leave the settings as it found them.
 paths_boot() { # NAME HWP-OPTS APPEND: the console, without CRs, in $out/paths-NAME.txt
 	local hwp=()
 	[ -z "$2" ] || hwp=(--hwp --hwp-opts "$2")  # no HWP-OPTS: the system's QEMU
