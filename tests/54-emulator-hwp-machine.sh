@@ -44,11 +44,9 @@ fi
 
 # boot NAME QEMU-RUN-OPTIONS...: the console, without CRs, on stdout
 boot_smoke() {
-	local name=$1
-	shift
 	"$REPO/tools/qemu-run.sh" --arch x86_64 --kernel "$img" --initrd "$out/initrd-smoke.cpio.gz" \
-		--append "$ARGS" --timeout 300 --smp 2 --log "$logs/54-$name.log" "$@" >"$out/$name.qemu" 2>&1 &&
-		tr -d '\r' <"$logs/54-$name.log"
+		--append "$ARGS" --timeout 300 --smp 2 --log "$logs/54-$1.log" "${@:2}" >"$out/$1.qemu" 2>&1 &&
+		tr -d '\r' <"$logs/54-$1.log"
 }
 # val CONSOLE KEY: the value of the first KEY=... line
 val() { printf '%s\n' "$1" | sed -n "s/^$2=//p" | head -n1; }

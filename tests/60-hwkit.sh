@@ -176,8 +176,7 @@ else
 	nruns=$(ls "$res"/runs/*.csv 2>/dev/null | wc -l)
 	bad_run=
 	for f in "$res"/runs/*.csv; do
-		[ "$(head -1 "$f")" = "$runhdr" ] && [ "$(tail -n +2 "$f" | grep -c ',NA,NA,')" = 7 ] ||
-			bad_run=$f
+		[ "$(head -1 "$f")" = "$runhdr" ] && [ "$(tail -n +2 "$f" | grep -c ',NA,NA,')" = 7 ] || bad_run=$f
 	done
 	wl=$(tail -n +2 "$res/summary.csv" 2>/dev/null | cut -d, -f1 | sort -u | tr '\n' ' ')
 	if [ $rc != 0 ]; then

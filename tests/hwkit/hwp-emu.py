@@ -37,12 +37,9 @@ def busy_cpus():
                 d = dict(ln.split(":", 1) for ln in f if ":" in ln)
         except (OSError, ValueError):
             continue
-        if not d.get("Name", "").strip().startswith("hwp_request"):
-            continue
-        if not d.get("State", "").strip().startswith("R"):
-            continue
         cpus = d.get("Cpus_allowed_list", "").strip()
-        if cpus.isdigit():
+        if (d.get("Name", "").strip().startswith("hwp_request") and
+                d.get("State", "").strip().startswith("R") and cpus.isdigit()):
             busy.add(int(cpus))
     return busy
 
