@@ -28,52 +28,34 @@ ktap_ok "kernel and machine build" "$HWP_QEMU, $img"
 
 # guest programs: the loads and the markers, and the series' kselftest
 extra=()
-extra+=("$out/hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh")
 selftest=$KSRC/tools/testing/selftests/intel_pstate
 if MAKEFLAGS='' MAKELEVEL='' make -s -C "$selftest" OUTPUT="$out" ARCH=x86_64 \
 	LDFLAGS=-static >"$out/selftest.log" 2>&1 && [ -x "$out/hwp_request" ]; then
-	extra+=("$out/hwp_request:/bin/hwp_request")
+	extra=("$out/hwp_request:/bin/hwp_request")
 	ktap_ok "kselftest intel_pstate/hwp_request builds"
 else
 	ktap_fail "kselftest intel_pstate/hwp_request builds" "$(tail -n 3 "$out/selftest.log" | tr '\n' '|')"
 fi
 
-if ! "$REPO/tools/mkinitramfs.sh" "$out/initrd.cpio.gz" "$REPO/tests/hwp-machine/guest.sh" \
-	"${extra[@]}" >"$out/initramfs.log" 2>&1; then
-	ktap_fail_rest "initramfs: $(tail -n 3 "$out/initramfs.log" | tr '\n' '|')"
+if ! hwp_initrd "$out/initrd.cpio.gz" "$REPO/tests/hwp-machine/guest.sh" "${extra[@]}"; then
+	ktap_fail_rest "$HWP_WHY"
 	exit 0
 fi
 
-log=$logs/56-hwp-driver.console.log
-record=$logs/56-hwp-driver.record
-rm -f "$record"
-if ! "$REPO/tools/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$record" \
+if ! hwp_guest_run "guest run" 56-hwp-driver "$out/console.txt" \
 	--hwp-opts hwp-highest=30:24 --kernel "$img" --initrd "$out/initrd.cpio.gz" \
-	--append "intel_pstate=passive cpufreq.default_governor=schedutil" \
-	--timeout "${HWP_SUITE_TIMEOUT:-600}" --log "$log" >"$out/qemu.out" 2>&1; then
-	sed 's/^/  /' "$out/qemu.out" | tail -n 20
-	ktap_fail "guest run" "the guest did not finish (console: $log, record: $record)"
+	--append "intel_pstate=passive cpufreq.default_governor=schedutil"; then
 	ktap_fail_rest "the guest did not finish"
 	exit 0
 fi
-tr -d '\r' <"$log" >"$out/console.txt"
-errs=$(grep '^GUEST-ERROR=' "$out/console.txt" | cut -d= -f2- | tr '\n' ';')
-if [ -n "$errs" ]; then
-	ktap_fail "guest run" "the guest reported: $errs"
-else
-	ktap_ok "guest run" "$(grep -c . "$record") events in the record"
-fi
-ktap_sub "checks" python3 "$REPO/tests/hwp-machine/check.py" driver "$out/console.txt" "$record"
+ktap_sub "checks" python3 "$REPO/tests/hwp-machine/check.py" driver "$out/console.txt" "$HWP_REC"
 
-# The kselftest's own paths, one short boot each (tests/hwp-machine/
-# selftest-paths.sh): booted in the active mode, it switches to passive,
-# passes, and puts every setting back, also when killed in passive mode;
-# without APERF/MPERF (no frequency invariance: schedutil takes the
-# frequency path), on a Broadwell-style part, on a hybrid one (the
-# machine's hwp-hybrid=on flag; patch 15 leaves the hook out on both) and
-# on a machine without HWP (QEMU's own Skylake-Client, not the HWP
-# machine), it skips with the reason. Each run must leave the settings as
-# it found them.
+# The kselftest's own paths, one short boot each (selftest-paths.sh): from
+# the active mode it switches to passive, passes and restores (also when
+# killed); without APERF/MPERF (schedutil on the frequency path), on a
+# Broadwell-style and a hybrid part (patch 15 leaves the hook out on both)
+# and without HWP (the system's QEMU) it skips with the reason. Each run
+# must leave the settings as it found them.
 paths_boot() { # NAME HWP-OPTS APPEND: the console, without CRs, in $out/paths-NAME.txt
 	local hwp=()
 	[ -z "$2" ] || hwp=(--hwp --hwp-opts "$2")  # no HWP-OPTS: the system's QEMU
@@ -85,9 +67,9 @@ paths_boot() { # NAME HWP-OPTS APPEND: the console, without CRs, in $out/paths-N
 pval() { sed -n "s/^$2=//p" "$out/paths-$1.txt" | head -n 1; }
 # what the guest itself reported as wrong, and kernel warnings
 perr() { grep -E '^(GUEST-ERROR=|DMESG: )' "$out/paths-$1.txt" | head -n 3 | tr '\n' ';'; }
-if [ ! -x "$out/hwp_request" ] || ! "$REPO/tools/mkinitramfs.sh" "$out/initrd-paths.cpio.gz" \
-	"$REPO/tests/hwp-machine/selftest-paths.sh" "${extra[@]}" >"$out/initramfs-paths.log" 2>&1; then
-	ktap_fail_rest "no kselftest or no initramfs for its paths ($out/initramfs-paths.log)"
+if [ ! -x "$out/hwp_request" ] ||
+	! hwp_initrd "$out/initrd-paths.cpio.gz" "$REPO/tests/hwp-machine/selftest-paths.sh" "${extra[@]}"; then
+	ktap_fail_rest "no kselftest or no initramfs for its paths ($out/initrd-paths.log)"
 	exit 0
 fi
 if paths_boot active hwp-highest=30:24 ""; then

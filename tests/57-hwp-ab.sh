@@ -23,16 +23,9 @@ ktap_plan 6
 # stop WHY: fail every result not yet reported, and end
 stop() { ktap_fail_rest "$1"; exit 0; }
 
-if ! "$REPO/tools/build-qemu.sh" >/dev/null 2>"$dir/qemu-build.err"; then
-	sed 's/^/  /' "$dir/qemu-build.err" | tail -n 20
-	ktap_fail "kernels and machine build" "the emulated HWP machine did not build (tools/build-qemu.sh)"
-	stop "the emulated HWP machine did not build"
-fi
-if ! series_img=$("$REPO/tools/test-kernel.sh" 2>"$dir/kernel.err"); then
-	sed 's/^/  /' "$dir/kernel.err" | tail -n 20
-	ktap_fail "kernels and machine build" "the x86 test kernel did not build (tools/test-kernel.sh)"
-	stop "the x86 test kernel did not build"
-fi
+# the machine, the series (the x86 test kernel) and hwpload
+hwp_prepare "$dir" || { ktap_fail "kernels and machine build" "$HWP_WHY"; stop "$HWP_WHY"; }
+series_img=$HWP_IMG
 # the base kernel: the walk kernel's base step (suite 21 keeps a copy of its
 # bzImage with the key of its inputs, base_key); without a current copy it
 # is built here the same way, incrementally in the walk's worktree and
@@ -56,7 +49,7 @@ if [ ! -f "$base_img" ] || [ "$(cat "$BUILD/out/walk-base/key" 2>/dev/null)" != 
 fi
 ktap_ok "kernels and machine build" "$series_img; base $base_img (the walk's base step)"
 
-# guest programs: the tool's helpers (static) and hwpload for the MSRs
+# guest programs: the tool's helpers (static), beside hwpload (hwp_initrd)
 extra=()
 for h in periodic spawn pingpong; do
 	if ! gcc -static -O2 -Wall -pthread -o "$dir/$h" "$REPO/tools/hwp-ab/$h.c" >"$dir/$h.log" 2>&1; then
@@ -64,33 +57,19 @@ for h in periodic spawn pingpong; do
 	fi
 	extra+=("$dir/$h:/bin/$h")
 done
-hwp_hwpload "$dir" || stop "$HWP_WHY"
-extra+=("$dir/hwpload:/bin/hwpload")
 
-# boot NAME IMAGE INITRD EXTRA-ARGS: on failure, why in $why
+# boot NAME IMAGE INITRD EXTRA-ARGS: the console in $dir/NAME.txt; on a
+# failure, why in HWP_WHY
 boot() {
-	local name=$1 img=$2 initrd=$3 more=$4
-	rm -f "$logs/57-$name.record"
-	if ! "$REPO/tools/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$logs/57-$name.record" \
-		--kernel "$img" --initrd "$initrd" --append "$ARGS $more" \
-		--timeout 600 --log "$logs/57-$name.console.log" >"$dir/$name.qemu" 2>&1; then
-		sed 's/^/  /' "$dir/$name.qemu" | tail -n 10
-		why="the guest did not finish (console $logs/57-$name.console.log)"
-		return 1
-	fi
-	tr -d '\r' <"$logs/57-$name.console.log" >"$dir/$name.txt"
-	why=$(grep '^GUEST-ERROR=' "$dir/$name.txt" | cut -d= -f2- | tr '\n' ';')
-	[ -z "$why" ] || { why="the guest reported: $why"; return 1; }
+	HWP_SUITE_TIMEOUT=600 hwp_boot "57-$1" "$dir/$1.txt" --kernel "$2" --initrd "$3" --append "$ARGS $4"
 }
 
 # 1. the guest's work calibration, on the series kernel
 : >"$dir/empty-plan"
-if ! "$REPO/tools/mkinitramfs.sh" "$dir/initrd-cal.cpio.gz" "$REPO/tests/hwp-machine/ab-guest.sh" \
-	"${extra[@]}" "$dir/empty-plan:/ab-plan" >"$dir/initramfs.log" 2>&1; then
-	stop "initramfs: $(tail -n 3 "$dir/initramfs.log" | tr '\n' '|')"
-fi
+hwp_initrd "$dir/initrd-cal.cpio.gz" "$REPO/tests/hwp-machine/ab-guest.sh" \
+	"${extra[@]}" "$dir/empty-plan:/ab-plan" || stop "$HWP_WHY"
 boot calibrate "$series_img" "$dir/initrd-cal.cpio.gz" "ab.calibrate=1" ||
-	{ ktap_fail calibration "$why"; stop "no calibration"; }
+	{ ktap_fail calibration "$HWP_WHY"; stop "no calibration"; }
 ips=$(sed -n 's/^AB-IPS=\([0-9][0-9]*\)$/\1/p' "$dir/calibrate.txt" | head -n1)
 if [ -z "$ips" ] || [ "$ips" -le 0 ]; then
 	ktap_fail calibration "no AB-IPS=N on the guest's console"
@@ -104,9 +83,8 @@ if ! "$ab" plan --ips "$ips" --repeat "${AB_REPEAT:-1}" --duration "${AB_DURATIO
 	stop "hwp-ab.py plan failed: $(tr '\n' ' ' <"$dir/plan.err")"
 fi
 nplan=$(grep -c . "$dir/plan")
-"$REPO/tools/mkinitramfs.sh" "$dir/initrd-run.cpio.gz" "$REPO/tests/hwp-machine/ab-guest.sh" \
-	"${extra[@]}" "$dir/plan:/ab-plan" >>"$dir/initramfs.log" 2>&1 ||
-	stop "initramfs: $(tail -n 3 "$dir/initramfs.log" | tr '\n' '|')"
+hwp_initrd "$dir/initrd-run.cpio.gz" "$REPO/tests/hwp-machine/ab-guest.sh" \
+	"${extra[@]}" "$dir/plan:/ab-plan" || stop "$HWP_WHY"
 res=$dir/results
 rm -rf "$res"
 ok=1
@@ -114,7 +92,7 @@ for k in base series; do
 	img=$base_img
 	[ $k = series ] && img=$series_img
 	if ! boot $k "$img" "$dir/initrd-run.cpio.gz" "ab.settle=2"; then
-		ktap_fail "$k run" "$why"
+		ktap_fail "$k run" "$HWP_WHY"
 		ok=0
 		continue
 	fi

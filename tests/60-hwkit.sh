@@ -18,10 +18,6 @@ work=$BUILD/tests/60-hwkit
 # shellcheck source=../tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 
-pass() { ktap_ok "$@"; }
-fail() { ktap_fail "$@"; }
-skip() { ktap_skip "$@"; }
-
 # 3 selftest checks, 8 on the emulated HWP machine, 2 of hwp-ab
 ktap_plan 13
 
@@ -35,70 +31,60 @@ check_skip() {
 	local name=$1 out=$2 rc=$3 re=$4 n
 	n=$(grep -c '# SKIP ' "$out")
 	if [ "$rc" != 4 ]; then
-		fail "$name" "exit code $rc, not 4: $(tr '\n' '|' <"$out")"
+		ktap_fail "$name" "exit code $rc, not 4: $(tr '\n' '|' <"$out")"
 	elif [ "$n" != 1 ] || ! grep -q '^1\.\.0 # SKIP ..' "$out"; then
-		fail "$name" "want one '1..0 # SKIP <reason>' line: $(tr '\n' '|' <"$out")"
+		ktap_fail "$name" "want one '1..0 # SKIP <reason>' line: $(tr '\n' '|' <"$out")"
 	elif grep -qE '^(ok|not ok|Bail out)' "$out"; then
-		fail "$name" "it ran checks: $(tr '\n' '|' <"$out")"
+		ktap_fail "$name" "it ran checks: $(tr '\n' '|' <"$out")"
 	elif ! grep -qE "$re" "$out"; then
-		fail "$name" "unexpected reason: $(grep '# SKIP' "$out")"
+		ktap_fail "$name" "unexpected reason: $(grep '# SKIP' "$out")"
 	else
-		pass "$name" "$(sed -n 's/^1\.\.0 # SKIP //p' "$out")"
+		ktap_ok "$name" "$(sed -n 's/^1\.\.0 # SKIP //p' "$out")"
 	fi
 }
 
 # ---------------------------------------------------------------- selftest
+sel=("hwkit selftest builds statically" "hwkit selftest skips cleanly without HWP"
+	"hwkit selftest skips cleanly when not root")
 bin=
 if [ ! -f "$selftest/hwp_request.c" ]; then
-	for t in "hwkit selftest builds statically" \
-		"hwkit selftest skips cleanly without HWP" \
-		"hwkit selftest skips cleanly when not root"; do
-		fail "$t" "$selftest is missing (the selftest patch is not in the series)"
+	for t in "${sel[@]}"; do
+		ktap_fail "$t" "$selftest is missing (the selftest patch is not in the series)"
 	done
+elif ! MAKEFLAGS= MAKELEVEL= make -s -C "$selftest" OUTPUT="$work" ARCH=x86_64 \
+	LDFLAGS=-static >"$work/build.log" 2>&1 || [ ! -x "$work/hwp_request" ]; then
+	ktap_fail "${sel[0]}" "$(tail -5 "$work/build.log" | tr '\n' '|')"
+elif readelf -l "$work/hwp_request" | grep -q INTERP; then
+	ktap_fail "${sel[0]}" "binary is dynamically linked"
 else
-	if MAKEFLAGS= MAKELEVEL= make -s -C "$selftest" OUTPUT="$work" ARCH=x86_64 \
-		LDFLAGS=-static >"$work/build.log" 2>&1 &&
-		[ -x "$work/hwp_request" ]; then
-		if readelf -l "$work/hwp_request" | grep -q INTERP; then
-			fail "hwkit selftest builds statically" "binary is dynamically linked"
-		else
-			pass "hwkit selftest builds statically"
-			bin=$work/hwp_request
-		fi
-	else
-		fail "hwkit selftest builds statically" "$(tail -5 "$work/build.log" | tr '\n' '|')"
-	fi
+	ktap_ok "${sel[0]}"
+	bin=$work/hwp_request
 fi
 
 if [ -z "$bin" ] && [ -f "$selftest/hwp_request.c" ]; then
-	for t in "hwkit selftest skips cleanly without HWP" \
-		"hwkit selftest skips cleanly when not root"; do
-		fail "$t" "the selftest did not build (see the first check)"
+	for t in "${sel[@]:1}"; do
+		ktap_fail "$t" "the selftest did not build (see the first check)"
 	done
 elif [ -n "$bin" ]; then
 	chmod 755 "$bin"
 	# On the host, as root.
-	name="hwkit selftest skips cleanly without HWP"
 	if grep -qw hwp /proc/cpuinfo; then
-		skip "$name" "this host has HWP: run $bin on it by hand instead"
+		ktap_skip "${sel[1]}" "this host has HWP: run $bin on it by hand instead"
 	elif [ "$(id -u)" != 0 ]; then
-		skip "$name" "make check is not running as root"
+		ktap_skip "${sel[1]}" "make check is not running as root"
 	else
 		"$bin" >"$work/host.out" 2>&1
-		check_skip "$name" "$work/host.out" $? 'no HWP|no CPUID leaf 6'
+		check_skip "${sel[1]}" "$work/host.out" $? 'no HWP|no CPUID leaf 6'
 	fi
 
-	# Not root.
-	name="hwkit selftest skips cleanly when not root"
-	if [ "$(id -u)" != 0 ]; then
-		"$bin" >"$work/nonroot.out" 2>&1
-		check_skip "$name" "$work/nonroot.out" $? 'must be run as root'
-	elif command -v setpriv >/dev/null; then
-		setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" \
-			>"$work/nonroot.out" 2>&1
-		check_skip "$name" "$work/nonroot.out" $? 'must be run as root'
+	# Not root: as it is, or as nobody through setpriv when root.
+	drop=()
+	[ "$(id -u)" != 0 ] || drop=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	if [ ${#drop[@]} != 0 ] && ! command -v setpriv >/dev/null; then
+		ktap_skip "${sel[2]}" "no setpriv to drop root"
 	else
-		skip "$name" "no setpriv to drop root"
+		"${drop[@]}" "$bin" >"$work/nonroot.out" 2>&1
+		check_skip "${sel[2]}" "$work/nonroot.out" $? 'must be run as root'
 	fi
 fi
 
@@ -126,13 +112,9 @@ else
 		bad="build against tests/hwkit/cpuid.h failed: $(head -3 "$work/emu/build.log" | tr '\n' '|')"
 	fi
 fi
-if [ -n "$bad" ]; then
+if [ -n "$bad$why" ]; then
 	for t in "${emu_names[@]}"; do
-		fail "$t" "$bad"
-	done
-elif [ -n "$why" ]; then
-	for t in "${emu_names[@]}"; do
-		skip "$t" "$why"
+		if [ -n "$bad" ]; then ktap_fail "$t" "$bad"; else ktap_skip "$t" "$why"; fi
 	done
 else
 	# emu_check I GOV RUN RC PATTERN...: check I (emu_names[I]) runs
@@ -154,11 +136,11 @@ else
 		done
 		grep -qE '^cpu[0-9]+: ' "$f" && ! grep -E '^cpu[0-9]+: ' "$f" | grep -qv ": $gov 4000000\$" || ok=
 		if [ -z "$ok" ]; then
-			fail "$t" "$(grep -E '^(not )?ok|^Bail|^rc=|^cpu|SKIP|^# (sent|Dyn)|governor' "$f" | tr '\n' '|')"
+			ktap_fail "$t" "$(grep -E '^(not )?ok|^Bail|^rc=|^cpu|SKIP|^# (sent|Dyn)|governor' "$f" | tr '\n' '|')"
 		elif [ "$rc" = 0 ]; then
-			pass "$t" "$(grep -c '^ok' "$f") checks"
+			ktap_ok "$t" "$(grep -c '^ok' "$f") checks"
 		else
-			pass "$t"
+			ktap_ok "$t"
 		fi
 	}
 	emu_check 0 schedutil good 0 '!^not ok|# SKIP' '^# Totals: pass:[1-9]'
@@ -179,7 +161,7 @@ fi
 ab=$REPO/tools/hwp-ab.py
 name="hwp-ab dry run writes the table and CSV"
 if ! command -v python3 >/dev/null || ! command -v gcc >/dev/null; then
-	skip "$name" "needs python3 and gcc"
+	ktap_skip "$name" "needs python3 and gcc"
 else
 	# two labelled dry runs, then the table with the first as the baseline
 	res=$work/ab
@@ -194,41 +176,40 @@ else
 	nruns=$(ls "$res"/runs/*.csv 2>/dev/null | wc -l)
 	bad_run=
 	for f in "$res"/runs/*.csv; do
-		[ "$(head -1 "$f")" = "$runhdr" ] && [ "$(tail -n +2 "$f" | grep -c ',NA,NA,')" = 7 ] ||
-			bad_run=$f
+		[ "$(head -1 "$f")" = "$runhdr" ] && [ "$(tail -n +2 "$f" | grep -c ',NA,NA,')" = 7 ] || bad_run=$f
 	done
 	wl=$(tail -n +2 "$res/summary.csv" 2>/dev/null | cut -d, -f1 | sort -u | tr '\n' ' ')
 	if [ $rc != 0 ]; then
-		fail "$name" "exit code $rc: $(tail -3 "$work/ab.err" | tr '\n' '|')"
+		ktap_fail "$name" "exit code $rc: $(tail -3 "$work/ab.err" | tr '\n' '|')"
 	elif [ "$(head -1 "$res/summary.csv")" != "$want" ]; then
-		fail "$name" "summary.csv header is '$(head -1 "$res/summary.csv")'"
+		ktap_fail "$name" "summary.csv header is '$(head -1 "$res/summary.csv")'"
 	elif [ "$nrows" != 14 ] || [ "$nruns" != 2 ] || [ -n "$bad_run" ]; then
-		fail "$name" "$nrows summary rows (want 14), $nruns run files (want 2) ${bad_run:+bad: $bad_run}"
+		ktap_fail "$name" "$nrows summary rows (want 14), $nruns run files (want 2) ${bad_run:+bad: $bad_run}"
 	elif [ "$wl" != "periodic-113Hz periodic-211Hz periodic-347Hz periodic-401Hz periodic-73Hz pingpong serial " ]; then
-		fail "$name" "workloads: $wl"
+		ktap_fail "$name" "workloads: $wl"
 	elif ! grep -q '^baseline: .*/dry-a$' "$work/ab.out" ||
 		[ "$(grep -cE '^(periodic-[0-9]+Hz|serial|pingpong) ' "$work/ab.out")" != 14 ]; then
-		fail "$name" "table: $(head -4 "$work/ab.out" | tr '\n' '|')"
+		ktap_fail "$name" "table: $(head -4 "$work/ab.out" | tr '\n' '|')"
 	else
-		pass "$name"
+		ktap_ok "$name"
 	fi
 fi
 
 name="hwp-ab reports missing RAPL in one line"
 if [ -e /sys/bus/event_source/devices/power/events/energy-pkg ] ||
 	ls -d /sys/class/powercap/intel-rapl:* >/dev/null 2>&1; then
-	skip "$name" "this machine has RAPL"
+	ktap_skip "$name" "this machine has RAPL"
 else
 	"$ab" run -r "$work/ab-rapl" >"$work/rapl.out" 2>"$work/rapl.err"
 	rc=$?
 	if [ $rc = 0 ]; then
-		fail "$name" "exit code 0"
+		ktap_fail "$name" "exit code 0"
 	elif [ "$(grep -c . "$work/rapl.err")" != 1 ] || [ -s "$work/rapl.out" ]; then
-		fail "$name" "want one line on stderr: $(tr '\n' '|' <"$work/rapl.err")"
+		ktap_fail "$name" "want one line on stderr: $(tr '\n' '|' <"$work/rapl.err")"
 	elif ! grep -q 'cannot measure package energy: .*RAPL' "$work/rapl.err"; then
-		fail "$name" "$(cat "$work/rapl.err")"
+		ktap_fail "$name" "$(cat "$work/rapl.err")"
 	else
-		pass "$name" "exit $rc"
+		ktap_ok "$name" "exit $rc"
 	fi
 fi
 

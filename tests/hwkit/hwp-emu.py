@@ -1,22 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Emulated HWP for tests/60-hwkit.sh: keeps HWP_REQUEST of fake CPUs
-up to date the way intel_pstate passive + schedutil with ->adjust_perf is
-specified to (DESIGN.md section 4), so the hwp_request selftest's own
-logic (sampling, checks, restore on every exit path) can be tested where
-no HWP exists.
-
-  hwp-emu.py ROOT NCPU MODE
-
-ROOT/sys/cpuN/cpufreq/* stand in for /sys/devices/system/cpu/cpuN/cpufreq,
-ROOT/dev/cpu/N/msr for /dev/cpu/N/msr (a sparse file; pread at the MSR
-number reads the value).  A CPU counts as busy while a running process
-whose name starts with hwp_request is pinned to it alone.  MODE: good;
-bad-min (MIN not capped at a lowered MAX); freq-path (schedutil
-on the frequency path: the target level in MIN and DESIRED alike); dec
-(Dynamic Efficiency Control on: MIN and MAX as in good, DESIRED 0 on
-every path); dec-bad (DEC on, but DESIRED written as in good).  While
-ROOT/sys/intel_pstate/status reads active, DESIRED is 0 (active mode)."""
+"""Emulated HWP for tests/60-hwkit.sh (hwp-emu.py ROOT NCPU MODE): keeps
+HWP_REQUEST of fake CPUs as intel_pstate passive + schedutil with
+->adjust_perf is specified to (DESIGN.md section 4), so that the
+hwp_request selftest's own logic (sampling, checks, restore on every exit
+path) can be tested where no HWP exists. ROOT/sys/cpuN/cpufreq/* and
+ROOT/dev/cpu/N/msr (sparse; pread at the MSR number) stand in for sysfs and
+/dev/cpu/N/msr. A CPU is busy while a running process named hwp_request*
+is pinned to it alone. MODE: good; bad-min (MIN not capped at a lowered
+MAX); freq-path (frequency path: the target in MIN and DESIRED alike); dec
+(DEC on: DESIRED 0 on every path); dec-bad (DEC on, DESIRED as in good).
+While ROOT/sys/intel_pstate/status reads active, DESIRED is 0."""
 import glob
 import struct
 import sys
@@ -43,12 +37,9 @@ def busy_cpus():
                 d = dict(ln.split(":", 1) for ln in f if ":" in ln)
         except (OSError, ValueError):
             continue
-        if not d.get("Name", "").strip().startswith("hwp_request"):
-            continue
-        if not d.get("State", "").strip().startswith("R"):
-            continue
         cpus = d.get("Cpus_allowed_list", "").strip()
-        if cpus.isdigit():
+        if (d.get("Name", "").strip().startswith("hwp_request") and
+                d.get("State", "").strip().startswith("R") and cpus.isdigit()):
             busy.add(int(cpus))
     return busy
 

@@ -1,26 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Run the HWP selftest binary BIN (hwp_request, built with -I tests/hwkit,
-# see cpuid.h) against an emulated HWP machine, in a private mount namespace
-# where fake files are bind-mounted over /sys/devices/system/cpu, /dev/cpu
-# and /proc/cpuinfo (aperfmperf and constant_tsc, for frequency invariance
-# and fast switching).  Needs root (unshare -m).
+# Runs the HWP selftest BIN (hwp_request built with -I tests/hwkit, see
+# cpuid.h) on an emulated HWP machine (hwp-emu.py), as root in a private
+# mount namespace with fake files over /sys/devices/system/cpu, /dev/cpu
+# and /proc/cpuinfo (aperfmperf and constant_tsc: invariance, fast switch).
 #
 #   run-emu.sh BIN MODE [term-max|term-gov]
 #
-# With term-max (term-gov), SIGTERM is sent to the selftest as soon as it
-# has lowered scaling_max_freq (switched the governor) of cpu0, to check
-# that it restores the value on that path.
-# MODE dec and dec-bad set MSR_IA32_POWER_CTL bit 27 (Dynamic Efficiency
-# Control) in the fake msr files.  HWKIT_GOV (default schedutil) is the
-# governor the fake CPUs start with, and what they must be left at.
-# HWKIT_STATUS (default passive) is what intel_pstate/status starts with
-# (active: the selftest must switch to passive and back; the emulator
-# writes no DESIRED while it reads active). Each fake CPU is a package of
-# its own, so that the selftest's sample takes every one.
-# Prints the selftest's output, then "rc=N", "status: <intel_pstate/status>"
-# and, per fake CPU, "cpuN: <scaling_governor> <scaling_max_freq>" as left
-# after the run.
+# term-max (term-gov): SIGTERM to the selftest once it has lowered cpu0's
+# scaling_max_freq (switched its governor), to check the restore on that
+# path. MODE dec and dec-bad set MSR_IA32_POWER_CTL bit 27 (DEC). The fake
+# CPUs (each its own package, so that a sample takes every one) start with
+# governor HWKIT_GOV (schedutil) and intel_pstate/status HWKIT_STATUS
+# (passive; active: the selftest must switch to passive and back, and the
+# emulator writes no DESIRED). Prints the selftest's output, "rc=N",
+# "status: <status>" and per CPU "cpuN: <governor> <scaling_max_freq>".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$1 mode=$2 term=${3:-}
@@ -58,10 +52,7 @@ for ((c = 0; c < ncpu; c++)); do
 	# the kernel's invariance setup reads: in this flat file both are the
 	# byte at 0x66c, so base = turbo = 20, a ratio the kernel takes
 	wb 0x66c 20
-	case $mode in dec*)	# MSR_IA32_POWER_CTL bit 27: DEC enabled
-		printf '\010' | dd of="$root/dev/cpu/$c/msr" bs=1 seek=$((0x1fc + 3)) \
-			conv=notrunc status=none ;;
-	esac
+	case $mode in dec*) wb $((0x1fc + 3)) 8 ;; esac	# MSR_IA32_POWER_CTL bit 27: DEC
 done
 for f in possible present online; do
 	echo "0-$((ncpu - 1))" >"$root/sys/$f"
@@ -82,9 +73,7 @@ done
 if [ -n "$term" ]; then
 	(
 		f=$root/sys/cpu0/cpufreq/scaling_max_freq orig=4000000
-		if [ "$term" = term-gov ]; then
-			f=$root/sys/cpu0/cpufreq/scaling_governor orig=schedutil
-		fi
+		[ "$term" != term-gov ] || f=$root/sys/cpu0/cpufreq/scaling_governor orig=schedutil
 		for ((i = 0; i < 3000; i++)); do
 			if [ "$(cat "$f")" != "$orig" ]; then
 				pkill -TERM -x "$(basename "$bin")"

@@ -36,4 +36,4 @@ phase gov-schedutil; echo schedutil >$p1/scaling_governor
 wait_for 1 30 "min < max && des == 0"
 phase gov-done; kill $load; wait $load 2>/dev/null
 phase end
-dmesg | grep -E 'unchecked MSR|WARNING:|BUG:|Call Trace' | sed 's/^/DMESG: /'
+splats

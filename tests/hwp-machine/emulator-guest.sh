@@ -23,12 +23,8 @@ phase req-read-done
 # the kernel's TSC calibration (tsc: Detected ... MHz processor, and the
 # refined calibration against the HPET or the PM timer, about a second
 # after boot): wait for the refined one, at most 10 s
-i=0
-until dmesg | grep -q 'tsc: Refined TSC clocksource calibration'; do
-	i=$((i + 1))
-	[ $i -le 100 ] || { echo "GUEST-ERROR=no refined TSC calibration within 10 s"; break; }
-	sleep 0.1
-done
+refined() { dmesg | grep -q 'tsc: Refined TSC clocksource calibration'; }
+wait_until 10 refined || echo "GUEST-ERROR=no refined TSC calibration within 10 s"
 say TSC-DETECTED "$(dmesg | sed -n 's/.*tsc: Detected \([0-9.]*\) MHz processor.*/\1/p' | head -n 1)"
 say TSC-REFINED "$(dmesg | sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p' | head -n 1)"
 say CLOCKSOURCE "$(cat $c/../clocksource/clocksource0/current_clocksource 2>/dev/null)"
@@ -36,35 +32,24 @@ say CLOCKSOURCE "$(cat $c/../clocksource/clocksource0/current_clocksource 2>/dev
 # ---- the counters over 2 s of a vCPU held at a level (MIN = MAX through
 # the policy limits) under a spin: TSC, MPERF, APERF; 12 is below the base
 # (20), 24 above it (turbo). The package energy counter over cpu0's hold
-# at 24, with the RAPL unit register.
-for cpu in 0 1; do
-	f=$c/cpu$cpu/cpufreq
-	omin=$(cat $f/scaling_min_freq) omax=$(cat $f/scaling_max_freq)
-	for lvl in 12 24; do
-		pin $cpu $lvl
-		hwpload spin $cpu 15 &
-		load=$!
-		phase cnt-$cpu-$lvl
-		# the counters are read over 2 s once the request holds the level
-		wait_request $cpu $lvl $lvl $lvl
-		e0=$(hwpload rdmsr 0 0x611)
-		# TSC, MPERF and APERF back to back in one process on the CPU
-		read -r t0 m0 a0 <<EOC
+# at 24, with the RAPL unit register. The counters are read over 2 s once
+# the request holds the level (hold).
+# shellcheck disable=SC2154 # cpu and lvl: set by hold
+read_counters() {
+	e0=$(hwpload rdmsr 0 0x611)
+	# TSC, MPERF and APERF back to back in one process on the CPU
+	read -r t0 m0 a0 <<EOC
 $(hwpload counters $cpu)
 EOC
-		sleep 2
-		read -r t1 m1 a1 <<EOC
+	sleep 2
+	read -r t1 m1 a1 <<EOC
 $(hwpload counters $cpu)
 EOC
-		e1=$(hwpload rdmsr 0 0x611)
-		say CNT-$cpu-$lvl "$((t1 - t0)) $((m1 - m0)) $((a1 - a0))"
-		[ $cpu$lvl != 024 ] || say ENERGY "$e0 $e1 $(hwpload rdmsr 0 0x606)"
-		kill $load
-		wait $load
-		phase cnt-$cpu-$lvl-done
-	done
-	unpin $cpu "$omin" "$omax"
-done
+	e1=$(hwpload rdmsr 0 0x611)
+	say CNT-$cpu-$lvl "$((t1 - t0)) $((m1 - m0)) $((a1 - a0))"
+	[ $cpu$lvl != 024 ] || say ENERGY "$e0 $e1 $(hwpload rdmsr 0 0x606)"
+}
+hold cnt read_counters
 
 # ---- turbo off (MISC_ENABLE bit 38, written on cpu0): package-wide, and
 # the running level capped at the guaranteed level (18) under a spin: the
@@ -78,12 +63,8 @@ hwpload wrmsr 0 0x1a0 $((misc | (1 << 38))) || echo "GUEST-ERROR=wrmsr MISC_ENAB
 say MISC-ENABLE1 "$(hwpload rdmsr 1 0x1a0)"
 hwpload spin 0 60 &
 load=$!
-i=0
-until [ "$(level 0)" = "$guaranteed" ]; do
-	i=$((i + 1))
-	[ $i -le 100 ] || { echo "GUEST-ERROR=cpu0's level did not rise to $guaranteed under the spin within 10 s"; break; }
-	sleep 0.1
-done
+wait_until 10 eval '[ "$(level 0)" = "$guaranteed" ]' ||
+	echo "GUEST-ERROR=cpu0's level did not rise to $guaranteed under the spin within 10 s"
 say PERF-STATUS0 "$(hwpload rdmsr 0 0x198)"
 kill $load; wait $load 2>/dev/null
 phase turbo-on
@@ -100,20 +81,6 @@ phase wall-end
 # ---- the guaranteed level lowered (14) and raised back (18) through QEMU's
 # monitor: IA32_HWP_CAPABILITIES and the HWP_STATUS change bit show it at
 # once; then a bad value, which QEMU must refuse, changing nothing
-guar() { v=$(hwpload rdmsr "$1" 0x771) && echo $(((v >> 8) & 255)); }
-# wait_guar LEVEL0 LEVEL1: vCPU 0 shows LEVEL0 and vCPU 1 LEVEL1, within 10 s
-wait_guar() {
-	i=0
-	while [ "$(guar 0)" != "$1" ] || [ "$(guar 1)" != "$2" ]; do
-		i=$((i + 1))
-		[ $i -le 100 ] || { echo "GUEST-ERROR=the guaranteed levels did not become $1 $2 within 10 s"; break; }
-		sleep 0.1
-	done
-}
-# set_guar CPU LEVEL: the relay sets vCPU CPU's guaranteed level
-set_guar() {
-	echo "HWP-MONITOR: {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"@cpu$1\", \"property\": \"hwp-guaranteed-now\", \"value\": $2}}"
-}
 phase guar-low
 set_guar 0 14; set_guar 1 14
 wait_guar 14 14
@@ -135,4 +102,4 @@ set_guar 1 18
 wait_guar 18 18
 say GUAR-BACK "$(guar 0) $(guar 1)"
 phase end
-dmesg | grep -E 'unchecked MSR|WARNING:|BUG:|Call Trace' | sed 's/^/DMESG: /'
+splats

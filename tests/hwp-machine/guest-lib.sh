@@ -6,10 +6,11 @@
 # is named after, so that every write the change causes falls into it.
 # Guest-side observations are printed as KEY=value lines; the host asserts.
 c=/sys/devices/system/cpu
+# (With nomark=1, on a machine without HWP, phases are only printed.)
 n=0
 phase() {
 	n=$((n + 1))
-	hwpload mark $n || echo "GUEST-ERROR=mark $n failed"
+	[ -n "${nomark:-}" ] || hwpload mark $n || echo "GUEST-ERROR=mark $n failed"
 	echo "PHASE $n $1"
 }
 # a phase that lasts as long as its load: NAME, then the load's command
@@ -25,20 +26,6 @@ desired() { # CPU -> DESIRED field as seen by the guest
 	v=$(hwpload rdmsr "$1" 0x774) || { echo "?"; return; }
 	echo $(((v >> 16) & 255))
 }
-# pin CPU LEVEL: the CPU's policy limited to LEVEL (scaling_min_freq =
-# scaling_max_freq = LEVEL x 100 MHz); unpin CPU MIN_KHZ MAX_KHZ restores it
-pin() {
-	f=$c/cpu$1/cpufreq
-	cat $f/cpuinfo_min_freq >$f/scaling_min_freq
-	echo $(($2 * 100000)) >$f/scaling_max_freq
-	echo $(($2 * 100000)) >$f/scaling_min_freq
-}
-unpin() {
-	f=$c/cpu$1/cpufreq
-	cat $f/cpuinfo_min_freq >$f/scaling_min_freq
-	echo "$3" >$f/scaling_max_freq
-	echo "$2" >$f/scaling_min_freq
-}
 # HWP_CAPABILITIES of CPU $1: sets highest, guaranteed and lowest
 caps() {
 	v=$(hwpload rdmsr "$1" 0x771) || v=0
@@ -52,23 +39,66 @@ req_is() {
 	min=$((v & 255)) max=$(((v >> 8) & 255)) des=$(((v >> 16) & 255))
 	[ $(($2)) = 1 ]
 }
-# wait_for CPU SECONDS TEST: until req_is CPU TEST, polling every 0.1 s for
-# at most SECONDS; then status 0, 0.1 s after the request was seen (the host
-# reads a phase's end state GRACE, 50 ms, before the next marker:
-# tools/hwp_record.py), or a GUEST-ERROR line with the last request and
-# status 1. (Its counter is not "i", which its callers' loops may use.)
-wait_for() {
-	tries=0
-	until req_is "$1" "$3"; do
+# wait_until SECONDS COMMAND...: until COMMAND succeeds, polling every 0.1 s
+# for at most SECONDS; status 1 when it never did (the caller says why in a
+# GUEST-ERROR line). (Its counter is not "i", which its callers' loops use.)
+wait_until() {
+	tries=0 secs=$1
+	shift
+	until "$@"; do
 		tries=$((tries + 1))
-		[ $tries -le $(($2 * 10)) ] || {
-			echo "GUEST-ERROR=cpu$1: '$3' not reached in $2 s (MIN/MAX/DESIRED $min/$max/$des)"
-			return 1
-		}
+		[ $tries -le $((secs * 10)) ] || return 1
 		sleep 0.1
 	done
+}
+# wait_for CPU SECONDS TEST: wait_until req_is CPU TEST; then status 0, 0.1 s
+# after the request was seen (the host reads a phase's end state GRACE,
+# 50 ms, before the next marker: tools/hwp_record.py), or a GUEST-ERROR line
+# with the last request and status 1
+wait_for() {
+	wait_until "$2" req_is "$1" "$3" || {
+		echo "GUEST-ERROR=cpu$1: '$3' not reached in $2 s (MIN/MAX/DESIRED $min/$max/$des)"
+		return 1
+	}
 	sleep 0.1
 }
-# wait_request CPU MIN MAX DESIRED: until the CPU's HWP_REQUEST holds these
-# fields, at most 10 s
-wait_request() { wait_for "$1" 10 "min == $2 && max == $3 && des == $4"; }
+# hold NAME BODY: each vCPU held at the levels 12 and 24 in turn (MIN = MAX:
+# scaling_min_freq = scaling_max_freq, the minimum lowered first) under a
+# 15 s spin (pid $load), in the phase NAME-CPU-LEVEL; BODY (a command) runs
+# once the request holds the level (at most 10 s); the limits are restored
+hold() {
+	for cpu in 0 1; do
+		f=$c/cpu$cpu/cpufreq
+		omin=$(cat $f/scaling_min_freq) omax=$(cat $f/scaling_max_freq)
+		for lvl in 12 24; do
+			cat $f/cpuinfo_min_freq >$f/scaling_min_freq
+			echo $((lvl * 100000)) >$f/scaling_max_freq
+			echo $((lvl * 100000)) >$f/scaling_min_freq
+			hwpload spin $cpu 15 &
+			load=$!
+			phase $1-$cpu-$lvl
+			wait_for $cpu 10 "min == $lvl && max == $lvl && des == $lvl"
+			$2
+			kill $load
+			wait $load
+			phase $1-$cpu-$lvl-done
+		done
+		cat $f/cpuinfo_min_freq >$f/scaling_min_freq
+		echo "$omax" >$f/scaling_max_freq
+		echo "$omin" >$f/scaling_min_freq
+	done
+}
+# the guaranteed level of CPU $1 (IA32_HWP_CAPABILITIES bits 15:8)
+guar() { v=$(hwpload rdmsr "$1" 0x771) && echo $(((v >> 8) & 255)); }
+# set_guar CPU LEVEL: tools/hwp-monitor.py sets vCPU CPU's guaranteed level
+set_guar() {
+	echo "HWP-MONITOR: {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"@cpu$1\", \"property\": \"hwp-guaranteed-now\", \"value\": $2}}"
+}
+guars_are() { [ "$(guar 0)" = "$1" ] && [ "$(guar 1)" = "$2" ]; }
+# wait_guar LEVEL0 LEVEL1: vCPU 0 shows LEVEL0 and vCPU 1 LEVEL1, within 10 s
+wait_guar() {
+	wait_until 10 guars_are "$1" "$2" ||
+		echo "GUEST-ERROR=the guaranteed levels did not become $1 $2 within 10 s"
+}
+# the kernel's warnings, one "DMESG: " line each, for the host's checker
+splats() { dmesg | grep -E 'unchecked MSR|WARNING:|BUG:|Call Trace' | sed 's/^/DMESG: /'; }

@@ -157,4 +157,4 @@ else
 fi
 phase end
 say WOBBLY "$(dmesg | grep -c 'frequency invariance went wobbly')"
-dmesg | grep -E 'unchecked MSR|WARNING:|BUG:|Call Trace' | sed 's/^/DMESG: /'
+splats

@@ -20,10 +20,10 @@ state() { # PREFIX: the settings, one KEY=value line each
 	done
 }
 
-# run_selftest OUT: hwp_request's output into OUT, its exit code printed
-run_selftest() {
-	hwp_request >"$1" 2>&1
-	echo $?
+# restored FILE PREFIX: yes when FILE's settings (state PREFIX) are those of
+# /tmp/before (state BEFORE), else no
+restored() {
+	if [ "$(sed 's/^BEFORE-//' /tmp/before)" = "$(sed "s/^$2-//" "$1")" ]; then echo yes; else echo no; fi
 }
 
 say APERFMPERF "$(grep -m1 '^flags' /proc/cpuinfo | grep -cw aperfmperf)"
@@ -32,12 +32,8 @@ say HWP "$hwp"
 # Without HWP (nohwp: not the HWP machine) an unknown MSR reads 0 instead
 # of faulting, so `hwpload mark` would fail, and there is no HWP_REQUEST:
 # the phases are only printed and DESIRED is not read
-if [ "$hwp" = 0 ]; then
-	phase() {
-		n=$((n + 1))
-		echo "PHASE $n $1"
-	}
-fi
+# shellcheck disable=SC2034 # nomark: read by phase (guest-lib.sh)
+[ "$hwp" != 0 ] || nomark=1
 say CMDLINE "$(cat /proc/cmdline)"
 state BEFORE >/tmp/before
 cat /tmp/before
@@ -48,19 +44,16 @@ if [ ! -x /bin/hwp_request ]; then
 fi
 
 phase kselftest
-rc=$(run_selftest /tmp/ks.out)
+hwp_request >/tmp/ks.out 2>&1
+rc=$?
 sed 's/^/KSELFTEST: /' /tmp/ks.out
 say KSELFTEST-RC "$rc"
 say KSELFTEST-SKIP "$(sed -n 's/^1\.\.0 # SKIP //p' /tmp/ks.out | grep . || echo none)"
 say KSELFTEST-SWITCHED "$(grep -c 'switched from active to passive' /tmp/ks.out)"
 phase kselftest-done
-state BEFORE | sed 's/^BEFORE-/AFTER-/' >/tmp/after
+state AFTER >/tmp/after
 cat /tmp/after
-if [ "$(sed 's/^BEFORE-//' /tmp/before)" = "$(sed 's/^AFTER-//' /tmp/after)" ]; then
-	say RESTORED yes
-else
-	say RESTORED no
-fi
+say RESTORED "$(restored /tmp/after AFTER)"
 if [ "$hwp" = 1 ]; then
 	for cpu in 0 1; do
 		say DESIRED$cpu "$(desired $cpu)"
@@ -73,12 +66,8 @@ if [ "$(cat $c/intel_pstate/status 2>/dev/null)" = active ] && [ "$rc" != 4 ]; t
 	phase kselftest-term
 	hwp_request >/tmp/term.out 2>&1 &
 	pid=$!
-	i=0
-	while [ "$(cat $c/intel_pstate/status)" != passive ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ $i -lt 100 ] || echo "GUEST-ERROR=the kselftest did not switch to passive mode within 10 s"
+	wait_until 10 grep -qx passive $c/intel_pstate/status ||
+		echo "GUEST-ERROR=the kselftest did not switch to passive mode within 10 s"
 	# at once: a kill that finds the test gone shows no restore
 	if kill -TERM $pid; then
 		wait $pid
@@ -89,14 +78,11 @@ if [ "$(cat $c/intel_pstate/status 2>/dev/null)" = active ] && [ "$rc" != 4 ]; t
 	fi
 	sed 's/^/KSELFTEST-TERM: /' /tmp/term.out
 	phase kselftest-term-done
-	state BEFORE | sed 's/^BEFORE-/TERM-/' >/tmp/term
-	if [ "$(sed 's/^BEFORE-//' /tmp/before)" = "$(sed 's/^TERM-//' /tmp/term)" ]; then
-		say TERM-RESTORED yes
-	else
-		say TERM-RESTORED no
-		cat /tmp/term
-	fi
+	state TERM >/tmp/term
+	r=$(restored /tmp/term TERM)
+	say TERM-RESTORED "$r"
+	[ "$r" = yes ] || cat /tmp/term
 fi
 phase end
 say WOBBLY "$(dmesg | grep -c 'frequency invariance went wobbly')"
-dmesg | grep -E 'unchecked MSR|WARNING:|BUG:|Call Trace' | sed 's/^/DMESG: /'
+splats

@@ -7,6 +7,17 @@
 #                     program hwpload into DIR. Sets HWP_QEMU and HWP_IMG;
 #                     on a failure prints the end of its log, sets HWP_WHY
 #                     and returns 1.
+#   hwp_initrd OUT SCRIPT [FILE:DEST...]   tools/mkinitramfs.sh OUT with
+#                     hwpload and guest-lib.sh too; log OUT minus .cpio.gz
+#                     plus .log. On a failure sets HWP_WHY, returns 1.
+#   hwp_boot NAME TXT OPTIONS...   tools/qemu-run.sh --arch x86_64 --hwp
+#                     --hwp-log HWP_REC OPTIONS --timeout --log HWP_LOG
+#                     ($BUILD/logs/NAME.record, .console.log; the record and
+#                     monitor transcript removed first; HWP_SUITE_TIMEOUT,
+#                     600), the console without CRs in TXT. Status 1 (did not
+#                     finish) or 2 (GUEST-ERROR= lines), HWP_WHY says which.
+#   hwp_guest_run RESULT NAME TXT OPTIONS...   hwp_boot as the KTAP result
+#                     RESULT; status 1 when the guest did not finish.
 
 hwp_prepare() {
 	local dir=$1
@@ -27,8 +38,44 @@ hwp_prepare() {
 # hwp_hwpload DIR: the guest's load and marker program, static, as
 # DIR/hwpload; on a failure sets HWP_WHY and returns 1
 hwp_hwpload() {
+	HWP_DIR=$1
 	gcc -static -O2 -Wall -o "$1/hwpload" "$REPO/tools/hwp-guest/hwpload.c" >"$1/hwpload.log" 2>&1 &&
 		return 0
 	HWP_WHY="guest tools: hwpload does not build: $(tail -n 3 "$1/hwpload.log" | tr '\n' '|')"
 	return 1
+}
+
+hwp_initrd() {
+	local log=${1%.cpio.gz}.log
+	"$REPO/tools/mkinitramfs.sh" "$1" "$2" "$HWP_DIR/hwpload:/bin/hwpload" \
+		"$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh" "${@:3}" >"$log" 2>&1 && return 0
+	HWP_WHY="initramfs: $(tail -n 3 "$log" | tr '\n' '|')"
+	return 1
+}
+
+hwp_boot() {
+	local txt=$2 errs
+	HWP_REC=$BUILD/logs/$1.record HWP_LOG=$BUILD/logs/$1.console.log HWP_WHY=""
+	shift 2
+	rm -f "$HWP_REC" "$HWP_LOG.monitor"
+	if ! "$REPO/tools/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$HWP_REC" "$@" \
+		--timeout "${HWP_SUITE_TIMEOUT:-600}" --log "$HWP_LOG" >"$txt.qemu" 2>&1; then
+		sed 's/^/  /' "$txt.qemu" | tail -n 20
+		HWP_WHY="the guest did not finish (console: $HWP_LOG, record: $HWP_REC)"
+		return 1
+	fi
+	tr -d '\r' <"$HWP_LOG" >"$txt"
+	errs=$(grep '^GUEST-ERROR=' "$txt" | cut -d= -f2- | tr '\n' ';')
+	[ -z "$errs" ] || { HWP_WHY="the guest reported: $errs"; return 2; }
+}
+
+hwp_guest_run() {
+	local result=$1 rc=0
+	shift
+	hwp_boot "$@" || rc=$?
+	case $rc in
+	0) ktap_ok "$result" "$(grep -c . "$HWP_REC") events in the record" ;;
+	1) ktap_fail "$result" "$HWP_WHY"; return 1 ;;
+	*) ktap_fail "$result" "$HWP_WHY" ;;
+	esac
 }
