@@ -55,16 +55,6 @@ every_cpu() { local cpu st=0; for cpu in $(seq 0 $((ncpu - 1))); do wait_for $cp
 # steers NAME: schedutil's perf path steers every CPU under the load (DESIRED
 # above MIN; the other governors' frequency path writes DESIRED = MIN)
 steers() { every_cpu "des > min" || fail $1.steers "schedutil wrote no DESIRED above MIN on every CPU within 10 s"; }
-# poll SECONDS COMMAND...: COMMAND every 0.1 s until it succeeds, at most SECONDS
-poll() {
-	local left=$(($1 * 10))
-	shift
-	until "$@"; do
-		[ $left -gt 0 ] || return 1
-		left=$((left - 1))
-		sleep 0.1
-	done
-}
 # a policy's hardware range (the CPUs differ: vCPU 1 is an efficiency core)
 pmin() { rd $1/cpuinfo_min_freq; }
 pmax() { rd $1/cpuinfo_max_freq; }
@@ -259,7 +249,7 @@ if [ -x /bin/bash ] && [ -f /selftests/cpufreq/main.sh ] && [ -n "$SELFTESTS" ];
 			killall bash tee 2>/dev/null
 		fi
 		# every CPU online, at most 10 s after the jobs ended
-		if ! poll 10 settled && offline=$(grep -lx 0 /sys/devices/system/cpu/cpu[1-9]*/online 2>/dev/null); then
+		if ! wait_until 10 settled && offline=$(grep -lx 0 /sys/devices/system/cpu/cpu[1-9]*/online 2>/dev/null); then
 			fail "selftest.$t.online" "CPUs offline 10 s after its jobs ended: $(echo $offline)"
 		fi
 		t1=$(date +%s)
@@ -463,16 +453,16 @@ max_follows() { rdv $p0/scaling_max_freq; [ "$v" -le $half ]; }
 min_follows() { rdv $p0/scaling_min_freq; [ "$v" -ge $sixty ]; }
 restored() { snapshot; [ "$S" = "$before_all" ]; }
 wr $IP/max_perf_pct 50
-poll 5 max_follows
+wait_until 5 max_follows
 mx=$(rd $IP/max_perf_pct) smax=$(rd $p0/scaling_max_freq)
 wr $IP/max_perf_pct "$old_max"
 check badinput.valid_max_perf_pct "max_perf_pct 50 read back '$mx', ${p0##*/} scaling_max_freq $smax (expected <= half of $(pmax $p0) plus a level)" \
 	[ "$mx" = 50 -a "$smax" -le $half ]
 wr $IP/min_perf_pct 60
-poll 5 min_follows
+wait_until 5 min_follows
 mn=$(rd $IP/min_perf_pct) smin=$(rd $p0/scaling_min_freq)
 wr $IP/min_perf_pct "$old_min"
-poll 5 restored
+wait_until 5 restored
 check badinput.valid_min_perf_pct "min_perf_pct 60 read back '$mn', ${p0##*/} scaling_min_freq $smin (expected >= 60% of $(pmax $p0) minus a level)" \
 	[ "$mn" = 60 -a "$smin" -ge $sixty ]
 after_all=$S
