@@ -170,17 +170,29 @@ def driver(check, tl, keys):
                 "after full load %s, lowest in idle and the wake probes %s (the guest reads %s at the end); %s" % (
                     load and load["des"], low, reg, fmt(rs)))
 
-    # schedutil's rate limit holds on the perf path: under a load whose
-    # utilization moves at nearly every tick (30 ms on, 30 ms off),
-    # consecutive requests of the CPU are at least rate_limit_us (20 ms)
-    # apart; 10% for the clocks
-    @check("rate_limit_us holds on the perf path (20 ms between requests)")
+    # schedutil's rate limit holds on the perf path: under a load that
+    # changes every millisecond, consecutive requests of the CPU are at
+    # least rate_limit_us (20 ms) apart, 10% for the clocks, so at most 55
+    # per second; with rate_limit_us 0 (the control) two of them are closer
+    def gaps(us):
+        rs = phase_writes("ratelimit-%d-cpu1" % us, 1)
+        gs = [(b["t"] - a["t"]) / 1e6 for a, b in zip(rs, rs[1:])]
+        sp = tl.span("ratelimit-%d-cpu1" % us)
+        rate = len(rs) / ((sp[1] - sp[0]) / 1e9) if sp else 0
+        return (keys.get("RATE-LIMIT-US-%d" % us) == str(us) and len(rs) >= 3, gs,
+                "rate_limit_us %s; %d requests in %s s (%.1f per s), shortest gap %s ms; %s" % (
+                    keys.get("RATE-LIMIT-US-%d" % us), len(rs), "%.1f" % ((sp[1] - sp[0]) / 1e9) if sp else "-",
+                    rate, "%.1f" % min(gs) if gs else "-", fmt(rs)), rate)
+
+    @check("rate_limit_us holds on the perf path (20 ms between requests, at most 55 per s)")
     def _():
-        rs = phase_writes("ratelimit-cpu1", 1)
-        gaps = [(b["t"] - a["t"]) / 1e6 for a, b in zip(rs, rs[1:])]
-        return (keys.get("RATE-LIMIT-US") == "20000" and len(rs) >= 3 and min(gaps) >= 18,
-                "rate_limit_us %s; %d requests under the load, shortest gap %s ms; %s" % (
-                    keys.get("RATE-LIMIT-US"), len(rs), "%.1f" % min(gaps) if gaps else "-", fmt(rs)))
+        ok, gs, why, rate = gaps(20000)
+        return ok and min(gs) >= 18 and rate <= 55, why
+
+    @check("rate_limit_us 0: the same load brings requests closer than 20 ms (the control)")
+    def _():
+        ok, gs, why, rate = gaps(0)
+        return ok and min(gs) < 18, why
 
     # the second half of the load, up to GRACE before its end: when the load
     # exits, the next phase's marker task starts on the CPU with a new task's

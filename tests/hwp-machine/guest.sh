@@ -52,14 +52,17 @@ if [ -f /etc/hwp-guest-short ]; then
 	phase end
 	exit 0
 fi
-# schedutil's rate limit on the perf path: with rate_limit_us at 20 ms, a
-# load 30 ms on and 30 ms off moves the utilization, and the request it
-# wants, at nearly every tick; no two requests may be closer than the limit
+# schedutil's rate limit on the perf path: under a load that changes every
+# millisecond (1 ms of work, 1 ms of sleep), no two requests may be closer
+# than rate_limit_us (20 ms); with rate_limit_us 0 the same load must bring
+# two requests closer than that (the control: the limit holds them apart)
 rl=$(ls $c/cpufreq/schedutil/rate_limit_us $c/cpufreq/policy1/schedutil/rate_limit_us 2>/dev/null | head -n 1)
 rl_old=$(cat "$rl")
-echo 20000 >"$rl" || say GUEST-ERROR "rate_limit_us not written"
-say RATE-LIMIT-US "$(cat "$rl")"
-load_phase ratelimit-cpu1 hwpload duty 1 30000 30000 3
+for us in 20000 0; do
+	echo $us >"$rl" || say GUEST-ERROR "rate_limit_us not written"
+	say RATE-LIMIT-US-$us "$(cat "$rl")"
+	load_phase ratelimit-$us-cpu1 hwpload duty 1 1000 1000 3
+done
 echo "$rl_old" >"$rl"
 load_phase periodic-30 hwpload duty 1 3000 7000 6
 load_phase busy99-turbo-cpu0 hwpload duty 0 10000 100 6
