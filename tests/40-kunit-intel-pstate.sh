@@ -5,14 +5,10 @@
 # every KUNIT_CASE() of the file reported, both CPUs online, a clean console.
 # Environment: REPO BUILD KSRC. KTAP, plan 4. Documentation/project/harness.md.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-export REPO BUILD
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 suite=intel_pstate_perf
 symbol=CONFIG_X86_INTEL_PSTATE_PERF_KUNIT_TEST
 src=drivers/cpufreq/intel_pstate_perf_test.c
-KSRC=${KSRC:-$BUILD/linux}
 # shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 ktap_plan 4

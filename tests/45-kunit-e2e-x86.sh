@@ -5,10 +5,7 @@
 # schedutil's frequency fallback: invariance lost under load, hook selection.
 # Environment: REPO BUILD KSRC. KTAP, plan 3. Documentation/project/harness.md.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-export REPO BUILD
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 suite=cpufreq-perf-test
 # shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"

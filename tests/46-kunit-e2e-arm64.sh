@@ -8,11 +8,7 @@
 # and its KUnit suites pass (tools/kunit-boot.sh, nested). Environment: REPO
 # BUILD KSRC. KTAP, plan 4. Documentation/project/harness.md, kernels.md.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-KSRC=${KSRC:-$BUILD/linux}
-export REPO BUILD KSRC
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 # shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 base=base-${BASE_VERSION:-5.10.262-1}

@@ -9,10 +9,7 @@
 # machine cannot run (it has HWP or RAPL, not root) is a SKIP with the reason.
 set -u
 
-here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-KSRC=${KSRC:-$BUILD/linux}
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 selftest=$KSRC/tools/testing/selftests/intel_pstate
 work=$BUILD/tests/60-hwkit
 # shellcheck source=../tools/lib/ktap.sh
@@ -107,7 +104,7 @@ elif ! command -v python3 >/dev/null; then
 	why="no python3"
 else
 	mkdir -p "$work/emu"
-	if ! gcc -O2 -Wall -I"$here/hwkit" -o "$work/emu/hwp_request" \
+	if ! gcc -O2 -Wall -I"$REPO/tests/hwkit" -o "$work/emu/hwp_request" \
 		"$selftest/hwp_request.c" >"$work/emu/build.log" 2>&1; then
 		bad="build against tests/hwkit/cpuid.h failed: $(head -3 "$work/emu/build.log" | tr '\n' '|')"
 	fi
@@ -125,7 +122,7 @@ else
 	emu_check() {
 		local t=${emu_names[$1]} gov=$2 f=$work/emu/$1-${3// /-}.out rc=$4 p ok=1
 		# shellcheck disable=SC2086 # RUN is MODE and an optional term-*
-		HWKIT_GOV=$gov "$here/hwkit/run-emu.sh" "$work/emu/hwp_request" $3 >"$f" 2>&1
+		HWKIT_GOV=$gov "$REPO/tests/hwkit/run-emu.sh" "$work/emu/hwp_request" $3 >"$f" 2>&1
 		shift 4
 		grep -q "^rc=$rc\$" "$f" || ok=
 		for p in "$@"; do

@@ -7,10 +7,7 @@
 # KSRC; FUZZ_SECONDS (20), M73_DEB. KTAP, plan 9.
 # Documentation/project/perf-harness.md, differential.md.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-KSRC=${KSRC:-$BUILD/linux}
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 SERIES_BRANCH=${SERIES_BRANCH:-series}
 BASE_TAG=${BASE_TAG:-base-${BASE_VERSION:-5.10.262-1}}
