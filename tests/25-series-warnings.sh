@@ -8,27 +8,17 @@
 # Documentation/project/harness.md "Test suites", kernels.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
-BASE_VERSION=${BASE_VERSION:-5.10.262-1}
-base=base-$BASE_VERSION
-branch=${SERIES_BRANCH:-series}
-wt=$BUILD/wt/warn-base
 tmp=$BUILD/tmp/suite25
-mkdir -p "$tmp" "$BUILD/wt"
+mkdir -p "$tmp"
+# shellcheck source=tools/lib/series-wt.sh
+. "$REPO/tools/lib/series-wt.sh"
+wt=$BUILD/wt/warn-base # its own worktree, at the base
 # shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 ktap_plan 2
 
-
-if [ ! -e "$wt/.git" ]; then
-	rm -rf "$wt"
-	git -C "$KSRC" worktree prune
-	if ! git -C "$KSRC" worktree add -q --detach "$wt" "$base"; then
-		ktap_fail_rest "cannot create worktree $wt"
-		exit 0
-	fi
-fi
-if ! git -C "$wt" checkout -q --detach "$base"; then
-	ktap_fail_rest "cannot check out $base in $wt"
+if ! series_wt || ! walk_at "$base"; then
+	ktap_fail_rest "$SERIES_WT_WHY"
 	exit 0
 fi
 
