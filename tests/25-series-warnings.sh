@@ -1,11 +1,7 @@
 #!/bin/bash
 # shellcheck disable=SC2317 # compare() runs under ktap_sub
-# Suite 25: no new W=1 or sparse (C=2) warning in the files the series
-# touches: every touched .c file of the x86_64 test config compiled at the
-# base and at the tip (the warn-* kernels), warnings compared without file
-# names and line numbers; with gcc (W=1, sparse), then clang (LLVM=1
-# LLVM_IAS=1, W=1). KTAP, plan 2, each nesting one result per object.
-# Documentation/project/harness.md "Test suites", kernels.md.
+# Suite 25: no new W=1/sparse (gcc) or W=1 (clang) warning in the objects the
+# series touches, base (warn-base*) against series. harness.md "Test suites".
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 tmp=$BUILD/tmp/suite25

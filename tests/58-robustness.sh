@@ -1,11 +1,7 @@
 #!/bin/bash
-# Suite 58: the real intel_pstate in the debug-x86 kernel (lockdep, KASAN,
-# UBSAN, ...): both KUnit suites on the stock machine; on the emulated HWP
-# machine the test module's refusal, then tests/robustness/guest.sh (fault
-# scenarios under load, upstream cpufreq selftests, bad input, freeze), each
-# scenario's record checked by check.py robustness; no splat. KTAP, plan 11.
-# Environment: REPO BUILD KSRC; ROBUST_ITER, ROBUST_TIMEOUT, ROBUST_SELFTESTS,
-# SPTEST_FULL, ROBUST_ARGS: Documentation/project/robustness.md.
+# Suite 58: the debug-x86 kernel's KUnit suites, then tests/robustness/guest.sh
+# on the emulated HWP machine, each scenario's record checked; no splat.
+# Knobs (ROBUST_ITER, SPTEST_FULL, ...): Documentation/project/robustness.md.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(cd "$here/.." && pwd)}

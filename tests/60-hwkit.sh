@@ -1,12 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Suite 60: the HWP kselftest (patch 14) builds statically, skips cleanly
-# (KSFT_SKIP, one reason) on this host and as non-root, and passes, fails
-# and restores as it should on the emulation (tests/hwkit/); its skip in a
-# QEMU guest without HWP is suite 56's nohwp boot. tools/hwp-ab.py's dry
-# run and no-RAPL path. Environment: KSRC BUILD REPO.
-# KTAP, plan 13: an expected skip of the selftest is an "ok"; a check this
-# machine cannot run (it has HWP or RAPL, not root) is a SKIP with the reason.
+# Suite 60: the HWP kselftest (patch 14) here and on tests/hwkit's emulation;
+# tools/hwp-ab.py's dry run and no-RAPL path (harness.md "Test suites"). An
+# expected skip of the selftest is an ok; what this machine cannot run, a SKIP.
 set -u
 
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"

@@ -1,10 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Suite 61: Kconfig.fragment merges onto Debian's 5.10 amd64 config
-# (linux-config-5.10, tools/fetch-base.sh config) through tools/debconfig.sh,
-# as 'make deb' does, with every option set; Debian's certificate settings
-# blanked; an option that cannot be set refused by name. Nothing is built.
-# Environment: KSRC BUILD REPO. KTAP. Documentation/project/harness.md.
+# Suite 61: Kconfig.fragment onto Debian's 5.10 amd64 config through
+# tools/debconfig.sh, as 'make deb' does (harness.md "Test suites").
 set -u
 
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"

@@ -1,11 +1,6 @@
 #!/bin/bash
-# Suite 70: the series' HWP mapping in user space (tools/perf-harness): the
-# exhaustive check and a libFuzzer run of intel_pstate_perf.h; both
-# ->adjust_perf callbacks (series, mainline 7.3) and schedutil's perf path
-# extracted from kernel text and compared (zero differences at the feature
-# tip; each comparison must fail on a changed copy). Environment: REPO BUILD
-# KSRC; FUZZ_SECONDS (20), M73_DEB. KTAP, plan 9.
-# Documentation/project/perf-harness.md, differential.md.
+# Suite 70: the series' HWP mapping in user space (tools/perf-harness);
+# FUZZ_SECONDS (20), M73_DEB. perf-harness.md, differential.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
