@@ -58,12 +58,12 @@ extra=("$REPO/tests/robustness/sudo:/usr/bin/sudo")
 # the test module, which must refuse to load there (guest.sh, setup)
 extra+=("$ko:/kunit-modules/cpufreq-perf-test.ko")
 extra+=("$kout/kunit-modules/intel_pstate_perf_test.ko:/kunit-modules/intel_pstate_perf_test.ko")
-# hwpload: the scenario markers in the record; guest-lib.sh: waits on HWP_REQUEST
+# hwpload (the scenario markers in the record) and guest-lib.sh (waits on
+# HWP_REQUEST): hwp_initrd adds them
 if ! hwp_hwpload "$out"; then
 	ktap_fail initramfs "$HWP_WHY"
 	stop "no initramfs"
 fi
-extra+=("$out/hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh")
 # sptest2, sptest3 and sptest4 at full size take far longer under TCG with
 # KASAN and lockdep than CI allows: unless SPTEST_FULL=1, only their loop
 # counts shrink, in a copy (why that hides nothing: robustness.md). Each
@@ -95,9 +95,8 @@ if [ -x /bin/bash ]; then
 	done
 fi
 initrd=$out/robustness-initrd.cpio.gz
-if ! "$REPO/tools/mkinitramfs.sh" "$initrd" "$REPO/tests/robustness/guest.sh" "${extra[@]}" 2>"$BUILD/58-initrd.err"; then
-	sed 's/^/  /' "$BUILD/58-initrd.err"
-	ktap_fail initramfs "could not build the initramfs"
+if ! hwp_initrd "$initrd" "$REPO/tests/robustness/guest.sh" "${extra[@]}"; then
+	ktap_fail initramfs "$HWP_WHY"
 	stop "no initramfs"
 fi
 ktap_ok initramfs
