@@ -1,10 +1,7 @@
 #!/bin/bash
-# Suite 21: bisectability: the walk kernel (configs/kernels) built with
-# incremental kbuild at the base and after every patch, in $BUILD/wt/bisect
-# and $BUILD/out/walk; the base step keeps the bzImage suite 57 boots, and
-# the tip's build is left for suite 24. KTAP, one result per step; results
-# with the inputs of a walk that passed are "ok ... # cached" (CHECK_FRESH=1
-# builds). Documentation/project/kernels.md, harness.md "Test suites".
+# Suite 21: bisectability, the walk kernel built at the base and after every
+# patch in $BUILD/wt/bisect; cached results (CHECK_FRESH=1 builds).
+# harness.md "Test suites", kernels.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/out/walk

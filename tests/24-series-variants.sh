@@ -1,9 +1,6 @@
 #!/bin/bash
-# Suite 24: the whole series builds without intel_pstate and uclamp, without
-# cpufreq, and without SMP and ACPI (the variant-* kernels of configs/kernels,
-# vmlinux only), reconfigured from suite 21's tip build in the walk's
-# worktree. KTAP, plan 3; cached results as in suite 21 (CHECK_FRESH=1).
-# Documentation/project/kernels.md, harness.md "Test suites".
+# Suite 24: the series builds as each variant-* kernel (vmlinux), from suite
+# 21's tip build; cached as in 21. harness.md "Test suites", kernels.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 # shellcheck source=tools/lib/series-wt.sh

@@ -1,34 +1,20 @@
 #!/bin/bash
 # shellcheck disable=SC2317 # compare() runs under ktap_sub
-# Suite 25: no new W=1 or sparse (C=2) warning in the files the series
-# touches: every touched .c file of the x86_64 test config compiled at the
-# base and at the tip (the warn-* kernels), warnings compared without file
-# names and line numbers; with gcc (W=1, sparse), then clang (LLVM=1
-# LLVM_IAS=1, W=1). KTAP, plan 2, each nesting one result per object.
-# Documentation/project/harness.md "Test suites", kernels.md.
+# Suite 25: no new W=1/sparse (gcc) or W=1 (clang) warning in the objects the
+# series touches, base (warn-base*) against series. harness.md "Test suites".
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
-BASE_VERSION=${BASE_VERSION:-5.10.262-1}
-base=base-$BASE_VERSION
-branch=${SERIES_BRANCH:-series}
-wt=$BUILD/wt/warn-base
 tmp=$BUILD/tmp/suite25
-mkdir -p "$tmp" "$BUILD/wt"
+mkdir -p "$tmp"
+# shellcheck source=tools/lib/series-wt.sh
+. "$REPO/tools/lib/series-wt.sh"
+wt=$BUILD/wt/warn-base # its own worktree, at the base
 # shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 ktap_plan 2
 
-
-if [ ! -e "$wt/.git" ]; then
-	rm -rf "$wt"
-	git -C "$KSRC" worktree prune
-	if ! git -C "$KSRC" worktree add -q --detach "$wt" "$base"; then
-		ktap_fail_rest "cannot create worktree $wt"
-		exit 0
-	fi
-fi
-if ! git -C "$wt" checkout -q --detach "$base"; then
-	ktap_fail_rest "cannot check out $base in $wt"
+if ! series_wt || ! walk_at "$base"; then
+	ktap_fail_rest "$SERIES_WT_WHY"
 	exit 0
 fi
 

@@ -1,18 +1,11 @@
 #!/bin/bash
-# Suite 40: patch 12's intel_pstate_perf KUnit suite
-# (drivers/cpufreq/intel_pstate_perf_test.c, a module of the x86 test kernel)
-# in the one KUnit boot of that kernel (tools/kunit-boot.sh, shared with 45):
-# every KUNIT_CASE() of the file reported, both CPUs online, a clean console.
-# Environment: REPO BUILD KSRC. KTAP, plan 4. Documentation/project/harness.md.
+# Suite 40: patch 12's intel_pstate_perf KUnit suite in the x86 test kernel's
+# KUnit boot (tools/kunit-boot.sh, shared with 45). harness.md "Test suites".
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-export REPO BUILD
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 suite=intel_pstate_perf
 symbol=CONFIG_X86_INTEL_PSTATE_PERF_KUNIT_TEST
 src=drivers/cpufreq/intel_pstate_perf_test.c
-KSRC=${KSRC:-$BUILD/linux}
 # shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 ktap_plan 4

@@ -1,14 +1,8 @@
 #!/bin/bash
-# Suite 45: the harness-only test module tools/testing/cpufreq-perf-test
-# (KUnit suite cpufreq-perf-test, not in the series) in the KUnit boot of the
-# x86 test kernel (tools/kunit-boot.sh). TCG has no APERF/MPERF, so this is
-# schedutil's frequency fallback: invariance lost under load, hook selection.
-# Environment: REPO BUILD KSRC. KTAP, plan 3. Documentation/project/harness.md.
+# Suite 45: the harness-only test module (cpufreq-perf-test) in that boot;
+# TCG has no APERF/MPERF: schedutil's frequency fallback. harness.md "Test suites".
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-export REPO BUILD
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 suite=cpufreq-perf-test
 # shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"

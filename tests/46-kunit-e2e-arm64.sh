@@ -1,18 +1,9 @@
 #!/bin/bash
-# Suite 46: the same test module on the arm64 kernel kunit-arm64-llvm (clang,
-# ld.lld) under qemu-system-aarch64 -M virt TCG, where a cpufreq driver makes
-# utilization frequency-invariant: schedutil's perf path for real (its bounds
-# with RT and DEADLINE tasks). The kernel and the test module are built
-# with LLVM=1 LLVM_IAS=1 from tools/harness-tree.sh's tree (tools/kernel.sh);
-# checked: clang and ld.lld made it, no file the series touches has a warning,
-# and its KUnit suites pass (tools/kunit-boot.sh, nested). Environment: REPO
-# BUILD KSRC. KTAP, plan 4. Documentation/project/harness.md, kernels.md.
+# Suite 46: the test module on the clang-built arm64 kernel kunit-arm64-llvm
+# (a cpufreq driver makes utilization invariant there: the perf path runs).
+# harness.md "Test suites", kernels.md.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-KSRC=${KSRC:-$BUILD/linux}
-export REPO BUILD KSRC
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 # shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 base=base-${BASE_VERSION:-5.10.262-1}

@@ -1,10 +1,6 @@
 #!/bin/bash
-# Suite 54: the emulated HWP machine itself, before the suites that rely on
-# it; counted apart (tests/NN-emulator-*). Builds QEMU (tools/build-qemu.sh),
-# boots the x86 test kernel with tests/hwp-machine/emulator-guest.sh, checked
-# by check.py emulator, then the stock machine with stock-guest.sh.
-# Environment: REPO BUILD KSRC; HWP_SUITE_TIMEOUT (s, default 600). KTAP,
-# plan 4. Documentation/project/hwp-machine.md, "The machine's own checks".
+# Suite 54: the emulated HWP machine itself, counted apart (tests/NN-emulator-*);
+# HWP_SUITE_TIMEOUT (s, 600). hwp-machine.md, "The machine's own checks".
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/state/54-emulator

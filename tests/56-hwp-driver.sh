@@ -1,10 +1,7 @@
 #!/bin/bash
-# Suite 56: the real intel_pstate (passive, schedutil) on the emulated HWP
-# machine: tests/hwp-machine/guest.sh runs the loads and scenarios, check.py driver
-# checks the machine's record of every HWP_REQUEST write; then the series'
-# kselftest in five short boots (selftest-paths.sh).
-# Environment: REPO BUILD KSRC; HWP_SUITE_TIMEOUT (s, default 600). KTAP,
-# plan 9. Documentation/project/harness.md "Test suites", hwp-machine.md.
+# Suite 56: the real intel_pstate on the emulated HWP machine (guest.sh, check.py
+# driver), then the series' kselftest in five short boots (selftest-paths.sh);
+# HWP_SUITE_TIMEOUT (s, 600). harness.md "Test suites", hwp-machine.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/state/56-hwp-driver

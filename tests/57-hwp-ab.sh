@@ -1,10 +1,7 @@
 #!/bin/bash
 # Suite 57: tools/hwp-ab.py's A/B pipeline on the emulated HWP machine, the
-# base 5.10 kernel (suite 21's base step) against the series: calibration, a
-# run per kernel (ab-guest.sh), import, the tool's table; the record shows
-# the base writes only MIN, the series DESIRED above MIN. Energy is SIMULATED
-# (runs labelled base-simulated, series-simulated). Environment: REPO BUILD
-# KSRC; AB_DURATION (s, default 4), AB_REPEAT (1). KTAP, plan 6. hwp-machine.md.
+# base (suite 21's base step) against the series, energy SIMULATED;
+# AB_DURATION (s, 4), AB_REPEAT (1). harness.md "Test suites", hwp-machine.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 export REPO BUILD KSRC

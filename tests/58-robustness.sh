@@ -1,11 +1,7 @@
 #!/bin/bash
-# Suite 58: the real intel_pstate in the debug-x86 kernel (lockdep, KASAN,
-# UBSAN, ...): both KUnit suites on the stock machine; on the emulated HWP
-# machine the test module's refusal, then tests/robustness/guest.sh (fault
-# scenarios under load, upstream cpufreq selftests, bad input, freeze), each
-# scenario's record checked by check.py robustness; no splat. KTAP, plan 11.
-# Environment: REPO BUILD KSRC; ROBUST_ITER, ROBUST_TIMEOUT, ROBUST_SELFTESTS,
-# SPTEST_FULL, ROBUST_ARGS: Documentation/project/robustness.md.
+# Suite 58: the debug-x86 kernel's KUnit suites, then tests/robustness/guest.sh
+# on the emulated HWP machine, each scenario's record checked; no splat.
+# Knobs (ROBUST_ITER, SPTEST_FULL, ...): Documentation/project/robustness.md.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(cd "$here/.." && pwd)}
@@ -62,12 +58,12 @@ extra=("$REPO/tests/robustness/sudo:/usr/bin/sudo")
 # the test module, which must refuse to load there (guest.sh, setup)
 extra+=("$ko:/kunit-modules/cpufreq-perf-test.ko")
 extra+=("$kout/kunit-modules/intel_pstate_perf_test.ko:/kunit-modules/intel_pstate_perf_test.ko")
-# hwpload: the scenario markers in the record; guest-lib.sh: waits on HWP_REQUEST
+# hwpload (the scenario markers in the record) and guest-lib.sh (waits on
+# HWP_REQUEST): hwp_initrd adds them
 if ! hwp_hwpload "$out"; then
 	ktap_fail initramfs "$HWP_WHY"
 	stop "no initramfs"
 fi
-extra+=("$out/hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh")
 # sptest2, sptest3 and sptest4 at full size take far longer under TCG with
 # KASAN and lockdep than CI allows: unless SPTEST_FULL=1, only their loop
 # counts shrink, in a copy (why that hides nothing: robustness.md). Each
@@ -99,9 +95,8 @@ if [ -x /bin/bash ]; then
 	done
 fi
 initrd=$out/robustness-initrd.cpio.gz
-if ! "$REPO/tools/mkinitramfs.sh" "$initrd" "$REPO/tests/robustness/guest.sh" "${extra[@]}" 2>"$BUILD/58-initrd.err"; then
-	sed 's/^/  /' "$BUILD/58-initrd.err"
-	ktap_fail initramfs "could not build the initramfs"
+if ! hwp_initrd "$initrd" "$REPO/tests/robustness/guest.sh" "${extra[@]}"; then
+	ktap_fail initramfs "$HWP_WHY"
 	stop "no initramfs"
 fi
 ktap_ok initramfs

@@ -1,11 +1,7 @@
 #!/bin/bash
-# Suite 59: platform events on the emulated HWP machine, real intel_pstate
-# (passive, schedutil), two boots: "platform" (platform-guest.sh: a base ratio
-# above the guaranteed level, no_turbo, active -> passive, turbo off by the
-# platform, the guaranteed level lowered over QMP) and "dec" (dec-guest.sh:
-# DEC on, no DESIRED written), checked by check.py platform and dec.
-# Environment: REPO BUILD KSRC; HWP_SUITE_TIMEOUT (s, default 600). KTAP,
-# plan 4. Documentation/project/hwp-machine.md, "The suites that boot it".
+# Suite 59: platform events on the emulated HWP machine, boots "platform"
+# (platform-guest.sh) and "dec" (dec-guest.sh), checked by check.py of the same
+# names; HWP_SUITE_TIMEOUT (s, 600). hwp-machine.md, "The suites that boot it".
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/state/59-hwp-platform

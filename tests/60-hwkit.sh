@@ -1,18 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Suite 60: the HWP kselftest (patch 14) builds statically, skips cleanly
-# (KSFT_SKIP, one reason) on this host and as non-root, and passes, fails
-# and restores as it should on the emulation (tests/hwkit/); its skip in a
-# QEMU guest without HWP is suite 56's nohwp boot. tools/hwp-ab.py's dry
-# run and no-RAPL path. Environment: KSRC BUILD REPO.
-# KTAP, plan 13: an expected skip of the selftest is an "ok"; a check this
-# machine cannot run (it has HWP or RAPL, not root) is a SKIP with the reason.
+# Suite 60: the HWP kselftest (patch 14) here and on tests/hwkit's emulation;
+# tools/hwp-ab.py's dry run and no-RAPL path (harness.md "Test suites"). An
+# expected skip of the selftest is an ok; what this machine cannot run, a SKIP.
 set -u
 
-here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-KSRC=${KSRC:-$BUILD/linux}
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 selftest=$KSRC/tools/testing/selftests/intel_pstate
 work=$BUILD/tests/60-hwkit
 # shellcheck source=../tools/lib/ktap.sh
@@ -107,7 +100,7 @@ elif ! command -v python3 >/dev/null; then
 	why="no python3"
 else
 	mkdir -p "$work/emu"
-	if ! gcc -O2 -Wall -I"$here/hwkit" -o "$work/emu/hwp_request" \
+	if ! gcc -O2 -Wall -I"$REPO/tests/hwkit" -o "$work/emu/hwp_request" \
 		"$selftest/hwp_request.c" >"$work/emu/build.log" 2>&1; then
 		bad="build against tests/hwkit/cpuid.h failed: $(head -3 "$work/emu/build.log" | tr '\n' '|')"
 	fi
@@ -125,7 +118,7 @@ else
 	emu_check() {
 		local t=${emu_names[$1]} gov=$2 f=$work/emu/$1-${3// /-}.out rc=$4 p ok=1
 		# shellcheck disable=SC2086 # RUN is MODE and an optional term-*
-		HWKIT_GOV=$gov "$here/hwkit/run-emu.sh" "$work/emu/hwp_request" $3 >"$f" 2>&1
+		HWKIT_GOV=$gov "$REPO/tests/hwkit/run-emu.sh" "$work/emu/hwp_request" $3 >"$f" 2>&1
 		shift 4
 		grep -q "^rc=$rc\$" "$f" || ok=
 		for p in "$@"; do

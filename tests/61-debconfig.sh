@@ -1,16 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Suite 61: Kconfig.fragment merges onto Debian's 5.10 amd64 config
-# (linux-config-5.10, tools/fetch-base.sh config) through tools/debconfig.sh,
-# as 'make deb' does, with every option set; Debian's certificate settings
-# blanked; an option that cannot be set refused by name. Nothing is built.
-# Environment: KSRC BUILD REPO. KTAP. Documentation/project/harness.md.
+# Suite 61: Kconfig.fragment onto Debian's 5.10 amd64 config through
+# tools/debconfig.sh, as 'make deb' does (harness.md "Test suites").
 set -u
 
-here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-KSRC=${KSRC:-$BUILD/linux}
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 work=$BUILD/tests/61-debconfig
 frag=$REPO/Kconfig.fragment
 # shellcheck source=../tools/lib/ktap.sh
@@ -32,7 +26,7 @@ if [ ! -f "$KSRC/scripts/kconfig/merge_config.sh" ]; then
 	why="no kernel tree in $KSRC (make tree)"
 elif [ ! -f "$frag" ]; then
 	why="no $frag"
-elif ! deb=$(REPO=$REPO BUILD=$BUILD "$REPO/tools/fetch-base.sh" config 2>"$work/fetch.log"); then
+elif ! deb=$("$REPO/tools/fetch-base.sh" config 2>"$work/fetch.log"); then
 	why="could not fetch Debian's linux-config-5.10: $(tail -2 "$work/fetch.log" | tr '\n' '|')"
 fi
 if [ -n "$why" ]; then

@@ -1,16 +1,8 @@
 #!/bin/bash
-# Suite 70: the series' HWP mapping in user space (tools/perf-harness): the
-# exhaustive check and a libFuzzer run of intel_pstate_perf.h; both
-# ->adjust_perf callbacks (series, mainline 7.3) and schedutil's perf path
-# extracted from kernel text and compared (zero differences at the feature
-# tip; each comparison must fail on a changed copy). Environment: REPO BUILD
-# KSRC; FUZZ_SECONDS (20), M73_DEB. KTAP, plan 9.
-# Documentation/project/perf-harness.md, differential.md.
+# Suite 70: the series' HWP mapping in user space (tools/perf-harness);
+# FUZZ_SECONDS (20), M73_DEB. perf-harness.md, differential.md.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-KSRC=${KSRC:-$BUILD/linux}
+: "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 SERIES_BRANCH=${SERIES_BRANCH:-series}
 BASE_TAG=${BASE_TAG:-base-${BASE_VERSION:-5.10.262-1}}
@@ -112,9 +104,6 @@ harness_files() {
 	done
 }
 
-# "N" of the "# diff: N of M" line in $1
-diff_n() { sed -n 's/^# diff: \([0-9]*\) of .*/\1/p' "$1" 2> /dev/null; }
-
 # The feature tip: the parent of the first commit with a deviation label.
 first_dev=$(git -C "$KSRC" log --reverse --format='%H %s' "$BASE_TAG..$SERIES_BRANCH" 2>/dev/null |
 	awk '$2 ~ /^\[(RFC|5\.10-only)\]$/ { print $1; exit }')
@@ -132,20 +121,6 @@ else
 		sed 's/^/    /' "$fl"
 		note="feature tip $feature ($(git -C "$KSRC" log -1 --format=%s "$feature")): $(sed -n 's/^# diff: //p' "$fl")"
 		result perf-harness-diff-strict-feature "$rc" "$note" "$note; exited with status $rc"
-	fi
-	# Per deviation: the differing inputs before it and with it.
-	if [ -n "$first_dev" ]; then
-		prev=$(diff_n "$fl")
-		git -C "$KSRC" log --reverse --format='%H' "$first_dev^..$SERIES_BRANCH" |
-			while read -r c; do
-				git -C "$KSRC" diff --quiet "$c^" "$c" -- drivers/cpufreq/intel_pstate.c \
-					drivers/cpufreq/intel_pstate_perf.h && continue
-				d=$OUT/dev-$(git -C "$KSRC" rev-parse --short=12 "$c")
-				harness_files "$c" "$d-tree" 2> /dev/null || { echo "# deviation $c: cannot extract"; continue; }
-				n=$(check_run "$d-tree" "$d" diff && diff_n "$d/diff.log")
-				echo "# deviation \"$(git -C "$KSRC" log -1 --format=%s "$c")\": ${prev:-?} inputs differ from 7.3 without it, ${n:-?} with it"
-				prev=$n
-			done
 	fi
 fi
 

@@ -11,13 +11,9 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-KSRC=${KSRC:-$BUILD/linux}
+# shellcheck source=tools/lib/env.sh
+. "$here/lib/env.sh"
 JOBS=${JOBS:-$(nproc)}
-
-die() { echo "build-kernel: error: $*" >&2; exit 1; }
-log() { echo "build-kernel: $*" >&2; }
 
 [ $# -ge 3 ] || die "usage: $0 NAME ARCH FRAGMENT..."
 name=$1 arch=$2

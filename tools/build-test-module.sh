@@ -8,9 +8,8 @@
 # Environment: REPO BUILD JOBS TOOLCHAIN (as tools/build-kernel.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-die() { echo "build-test-module: error: $*" >&2; exit 1; }
+# shellcheck source=tools/lib/env.sh
+. "$here/lib/env.sh"
 [ $# -eq 2 ] || die "usage: $0 OUT ARCH"
 out=$(cd "$1" && pwd) arch=$2
 case "$arch" in

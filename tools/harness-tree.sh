@@ -6,12 +6,10 @@
 # Environment: REPO BUILD KSRC. The tree: $BUILD/linux-harness.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-KSRC=${KSRC:-$BUILD/linux}
+# shellcheck source=tools/lib/env.sh
+. "$here/lib/env.sh"
 tree=$BUILD/linux-harness
 patch=$REPO/tools/testing/cpufreq-perf-test/harness-exports.patch
-die() { echo "harness-tree: error: $*" >&2; exit 1; }
 [ -e "$KSRC/.git" ] || die "no kernel tree in $KSRC"
 export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 export GIT_COMMITTER_NAME="Schedutil Perf Hints" GIT_COMMITTER_EMAIL=perf-hints@example.org

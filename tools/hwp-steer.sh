@@ -23,7 +23,6 @@ case $name in '' | */* | .*) die "NAME '$name' must be a plain file name" ;; esa
 [ -f "$kernel" ] || die "no kernel image $kernel"
 
 mkdir -p "$BUILD/logs" "$BUILD/state"
-hwpload=$BUILD/state/hwpload
 initrd=$BUILD/state/$name.cpio.gz
 log=$BUILD/logs/$name-boot.log
 rec=$BUILD/logs/$name.record
@@ -32,10 +31,8 @@ rm -f "$rec"
 . "$REPO/tools/lib/hwp-machine.sh"
 hwp_hwpload "$BUILD/state" || die "$HWP_WHY"
 : >"$BUILD/state/hwp-guest-short"
-extra=("$hwpload:/bin/hwpload" "$REPO/tests/hwp-machine/guest-lib.sh:/lib/hwp-guest-lib.sh"
-	"$BUILD/state/hwp-guest-short:/etc/hwp-guest-short")
-"$here/mkinitramfs.sh" "$initrd" "$REPO/tests/hwp-machine/guest.sh" "${extra[@]}" >&2 ||
-	die "mkinitramfs failed"
+hwp_initrd "$initrd" "$REPO/tests/hwp-machine/guest.sh" \
+	"$BUILD/state/hwp-guest-short:/etc/hwp-guest-short" || die "$HWP_WHY"
 if ! "$here/qemu-run.sh" --arch x86_64 --hwp --hwp-log "$rec" --hwp-opts hwp-highest=30:24 \
 	--kernel "$kernel" --initrd "$initrd" --append "$BOOT_ARGS" --timeout 300 --log "$log" >&2; then
 	echo "FAILED: the guest did not finish (log: $log)"

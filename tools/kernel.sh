@@ -8,12 +8,10 @@
 # Environment: REPO BUILD KSRC.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-KSRC=${KSRC:-$BUILD/linux}
+# shellcheck source=tools/lib/env.sh
+. "$here/lib/env.sh"
 export REPO BUILD KSRC
 decl=$REPO/configs/kernels
-die() { echo "kernel: error: $*" >&2; exit 1; }
 # a line that is not a comment must have the eight fields
 bad=$(awk -F ' [|] ' '!/^#/ && NF && NF != 8 { printf "line %d has %d fields, want 8; ", NR, NF }' "$decl")
 [ -z "$bad" ] || die "$decl: $bad"

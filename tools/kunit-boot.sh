@@ -13,9 +13,8 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-KSRC=${KSRC:-$BUILD/linux}
+# shellcheck source=tools/lib/env.sh
+. "$here/lib/env.sh"
 export REPO BUILD KSRC
 TIMEOUT=${KUNIT_BOOT_TIMEOUT:-900}
 

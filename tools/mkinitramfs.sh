@@ -10,12 +10,9 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-KSRC=${KSRC:-$BUILD/linux}
+# shellcheck source=tools/lib/env.sh
+. "$here/lib/env.sh"
 BUSYBOX=${BUSYBOX:-/bin/busybox}
-
-die() { echo "mkinitramfs: error: $*" >&2; exit 1; }
 
 [ $# -ge 2 ] || die "usage: $0 OUT.cpio.gz SCRIPT [FILE:DEST ...]"
 out=$1 script=$2

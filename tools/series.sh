@@ -12,18 +12,14 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(dirname "$here")}
-BUILD=${BUILD:-$REPO/build}
-KSRC=${KSRC:-$BUILD/linux}
+# shellcheck source=tools/lib/env.sh
+. "$here/lib/env.sh"
 PATCHES=${PATCHES:-$REPO/patches}
-BASE_TAG=${BASE_TAG:-base-${BASE_VERSION:-5.10.262-1}}
+BASE_TAG=${BASE_TAG:-base-$BASE_VERSION}
 SERIES_AUTHOR=${SERIES_AUTHOR:-Schedutil Perf Hints <perf-hints@example.org>}
 SERIES_BRANCH=${SERIES_BRANCH:-series}
 STATE=${SERIES_STATE:-$BUILD/state/series-$(echo "$KSRC" | sha256sum | cut -c1-8).stamp}
 KFILES=$REPO/KERNEL-FILES
-
-die() { echo "series: error: $*" >&2; exit 1; }
-log() { echo "series: $*" >&2; }
 
 # git without the user's configuration; SERIES_AUTHOR commits (git am takes
 # each author from its patch) and signs the cover letter

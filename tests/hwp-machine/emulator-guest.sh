@@ -81,13 +81,7 @@ phase wall-end
 # ---- the guaranteed level lowered (14) and raised back (18) through QEMU's
 # monitor: IA32_HWP_CAPABILITIES and the HWP_STATUS change bit show it at
 # once; then a bad value, which QEMU must refuse, changing nothing
-phase guar-low
-set_guar 0 14; set_guar 1 14
-wait_guar 14 14
-say GUAR-CAPS "$(guar 0) $(guar 1)"
-say GUAR-STATUS "$(hwpload rdmsr 0 0x777) $(hwpload rdmsr 1 0x777)"
-hwpload wrmsr 0 0x777 0 && hwpload wrmsr 1 0x777 0
-say GUAR-STATUS-CLEARED "$(hwpload rdmsr 0 0x777) $(hwpload rdmsr 1 0x777)"
+guar_low
 phase guar-back
 set_guar 0 18; set_guar 1 18
 wait_guar 18 18

@@ -100,5 +100,15 @@ wait_guar() {
 	wait_until 10 guars_are "$1" "$2" ||
 		echo "GUEST-ERROR=the guaranteed levels did not become $1 $2 within 10 s"
 }
+# guar_low: phase guar-low, both guaranteed levels set to 14 over QMP, read, HWP_STATUS cleared
+guar_low() {
+	phase guar-low
+	set_guar 0 14; set_guar 1 14
+	wait_guar 14 14
+	say GUAR-CAPS "$(guar 0) $(guar 1)"
+	say GUAR-STATUS "$(hwpload rdmsr 0 0x777) $(hwpload rdmsr 1 0x777)"
+	hwpload wrmsr 0 0x777 0 && hwpload wrmsr 1 0x777 0
+	say GUAR-STATUS-CLEARED "$(hwpload rdmsr 0 0x777) $(hwpload rdmsr 1 0x777)"
+}
 # the kernel's warnings, one "DMESG: " line each, for the host's checker
 splats() { dmesg | grep -E 'unchecked MSR|WARNING:|BUG:|Call Trace' | sed 's/^/DMESG: /'; }

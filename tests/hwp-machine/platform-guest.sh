@@ -64,13 +64,7 @@ load_phase fw-turbo-on-spin hwpload spin 0 4
 # at once; 5.10 has the HWP interrupt off, so the driver sees it at its next
 # limits update (here: no_turbo 1), after which MIN and MAX stay at or
 # below 14 whatever the hints
-phase guar-low
-set_guar 0 14; set_guar 1 14
-wait_guar 14 14
-say GUAR-CAPS "$(guar 0) $(guar 1)"
-say GUAR-STATUS "$(hwpload rdmsr 0 0x777) $(hwpload rdmsr 1 0x777)"
-hwpload wrmsr 0 0x777 0 && hwpload wrmsr 1 0x777 0
-say GUAR-STATUS-CLEARED "$(hwpload rdmsr 0 0x777) $(hwpload rdmsr 1 0x777)"
+guar_low
 phase guar-low-noturbo
 echo 1 >$pst/no_turbo
 say GUAR-MAXFREQ "$(cat $c/cpu0/cpufreq/scaling_max_freq) $(cat $c/cpu1/cpufreq/scaling_max_freq)"

@@ -1,13 +1,13 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # base branch wt SERIES_WT_WHY: the callers'
-# Sourced by suites 21, 24 and 57: the walk's worktree of the kernel tree
-# ($BUILD/wt/bisect, created at the base when missing), where the walk,
-# variant-* kernels of configs/kernels build (tools/kernel.sh). Needs REPO
-# BUILD KSRC; sets base branch wt. series_wt makes sure the branch and the
-# worktree exist; on failure it returns 1 with the reason in SERIES_WT_WHY.
-# walk_at COMMIT checks the worktree out at COMMIT, refusing local changes
-# (they would ride along: the build would not be the commit's); on failure
-# it returns 1 with the reason in SERIES_WT_WHY.
+# Sourced by suites 21, 24, 25 and 57: the walk's worktree of the kernel tree
+# ($BUILD/wt/bisect, created at the base when missing; suite 25 sets wt to
+# its own), where the walk, variant-* kernels of configs/kernels build
+# (tools/kernel.sh). Needs REPO BUILD KSRC; sets base branch wt. series_wt
+# makes sure the branch and the worktree exist; walk_at COMMIT checks the
+# worktree out at COMMIT, refusing local changes (they would ride along: the
+# build would not be the commit's); on failure each returns 1 with the
+# reason in SERIES_WT_WHY.
 BASE_VERSION=${BASE_VERSION:-5.10.262-1}
 base=base-$BASE_VERSION
 branch=${SERIES_BRANCH:-series}
