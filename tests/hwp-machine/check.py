@@ -170,10 +170,11 @@ def driver(check, tl, keys):
                 "after full load %s, lowest in idle and the wake probes %s (the guest reads %s at the end); %s" % (
                     load and load["des"], low, reg, fmt(rs)))
 
-    # schedutil's rate limit holds on the perf path: under a load that
-    # changes every millisecond, consecutive requests of the CPU are at
-    # least rate_limit_us (20 ms) apart, 10% for the clocks, so at most 55
-    # per second; with rate_limit_us 0 (the control) two of them are closer
+    # schedutil's rate limit holds on the perf path: under a load whose
+    # utilization moves at nearly every tick (30 ms on, 30 ms off),
+    # consecutive requests of the CPU are at least rate_limit_us (20 ms)
+    # apart, 10% for the clocks, so at most 55 per second; with
+    # rate_limit_us 0 (the control) two of them are closer
     def gaps(us):
         rs = phase_writes("ratelimit-%d-cpu1" % us, 1)
         gs = [(b["t"] - a["t"]) / 1e6 for a, b in zip(rs, rs[1:])]
@@ -254,6 +255,13 @@ def driver(check, tl, keys):
     # strictly (MIN, DESIRED and MAX all at it); userspace does not: its
     # target goes into MIN and DESIRED (level 20 for 2.0 GHz), MAX stays
     # the policy maximum
+    # patch 16: userspace starts at policy->cur, which the perf path sets
+    # to the DESIRED level's frequency (without the patch: the frequency of
+    # the last request of the frequency path, here the one at CPU init)
+    at_end(check, tl, "schedutil to userspace under load: starts at DESIRED's frequency (policy->cur, %d kHz)"
+           % (H1 * 100000), "gov-userspace-cur", 1,
+           lambda e: keys.get("SETSPEED-FROM-SCHEDUTIL") == str(H1 * 100000) and e["min"] == e["des"] == H1,
+           lambda seen: "scaling_setspeed %s; %s" % (keys.get("SETSPEED-FROM-SCHEDUTIL"), seen))
     at_end(check, tl, "performance governor: frequency path (MIN = DESIRED = MAX = %d)" % H1, "gov-performance", 1,
            lambda e: e["min"] == e["des"] == e["max"] == H1)
     at_end(check, tl, "powersave governor: frequency path (MIN = DESIRED = MAX = %d)" % LOWEST, "gov-powersave", 1,

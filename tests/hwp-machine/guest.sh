@@ -37,31 +37,37 @@ for cpu in 0 1; do
 	unspin
 done
 # idle: a CPU in NOHZ idle sends schedutil no update, so its request only
-# changes when it next wakes: wake CPU 1 briefly (100 us of work every
-# 100 ms for 1 s) until the decayed utilization has brought DESIRED to the
-# lower half, at most 20 times
+# changes when it next wakes: low1 wakes CPU 1 briefly (100 us of work
+# every 100 ms for 1 s) until the decayed utilization has brought DESIRED
+# to the lower half, at most 20 times
+low1() {
+	i=0
+	while [ $i -lt 20 ] && ! req_is 1 "des <= $hi1 / 2"; do
+		hwpload duty 1 100 100000 1
+		i=$((i + 1))
+	done
+}
 phase idle
 phase idle-wake
-i=0
-while [ $i -lt 20 ] && ! req_is 1 "des <= $hi1 / 2"; do
-	hwpload duty 1 100 100000 1
-	i=$((i + 1))
-done
+low1
 say IDLE-DESIRED1 "$(desired 1)"
 if [ -f /etc/hwp-guest-short ]; then
 	phase end
 	exit 0
 fi
-# schedutil's rate limit on the perf path: under a load that changes every
-# millisecond (1 ms of work, 1 ms of sleep), no two requests may be closer
-# than rate_limit_us (20 ms); with rate_limit_us 0 the same load must bring
-# two requests closer than that (the control: the limit holds them apart)
+# schedutil's rate limit on the perf path: under a load 30 ms on and 30 ms
+# off the utilization, and the request it wants, moves at nearly every
+# tick (4 ms); with rate_limit_us at 20 ms no two requests may be closer
+# than that, and with rate_limit_us 0 the same load must bring two
+# requests closer (the control: the limit holds them apart).  A load that
+# changes every millisecond moves PELT's utilization too little to change
+# the request at all.
 rl=$(ls $c/cpufreq/schedutil/rate_limit_us $c/cpufreq/policy1/schedutil/rate_limit_us 2>/dev/null | head -n 1)
 rl_old=$(cat "$rl")
 for us in 20000 0; do
 	echo $us >"$rl" || say GUEST-ERROR "rate_limit_us not written"
 	say RATE-LIMIT-US-$us "$(cat "$rl")"
-	load_phase ratelimit-$us-cpu1 hwpload duty 1 1000 1000 3
+	load_phase ratelimit-$us-cpu1 hwpload duty 1 30000 30000 3
 done
 echo "$rl_old" >"$rl"
 load_phase periodic-30 hwpload duty 1 3000 7000 6
@@ -100,8 +106,13 @@ say CPUINFO-MAX-TURBO "$(cat $c/cpu0/cpufreq/cpuinfo_max_freq) $(cat $p1/cpuinfo
 hwpload duty 1 10000 100 6
 phase turbo-back-busy99-cpu1-done
 
-# governor switches under load
+# governor switches under load; first from schedutil to userspace, which
+# starts at policy->cur: the perf path keeps it at the DESIRED level's
+# frequency
 phase gov-ramp; spin 1 "des == $hi1"
+phase gov-userspace-cur; echo userspace > $p1/scaling_governor
+say SETSPEED-FROM-SCHEDUTIL "$(cat $p1/scaling_setspeed)"
+wait_for 1 30 "min == $hi1 && des == $hi1"
 phase gov-performance; echo performance > $p1/scaling_governor
 wait_for 1 30 "min == $hi1 && des == $hi1 && max == $hi1"
 phase gov-powersave; echo powersave > $p1/scaling_governor
