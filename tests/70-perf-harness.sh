@@ -104,6 +104,9 @@ harness_files() {
 	done
 }
 
+# "N" of the "# diff: N of M" line in $1
+diff_n() { sed -n 's/^# diff: \([0-9]*\) of .*/\1/p' "$1" 2> /dev/null; }
+
 # The feature tip: the parent of the first commit with a deviation label.
 first_dev=$(git -C "$KSRC" log --reverse --format='%H %s' "$BASE_TAG..$SERIES_BRANCH" 2>/dev/null |
 	awk '$2 ~ /^\[(RFC|5\.10-only)\]$/ { print $1; exit }')
@@ -121,6 +124,20 @@ else
 		sed 's/^/    /' "$fl"
 		note="feature tip $feature ($(git -C "$KSRC" log -1 --format=%s "$feature")): $(sed -n 's/^# diff: //p' "$fl")"
 		result perf-harness-diff-strict-feature "$rc" "$note" "$note; exited with status $rc"
+	fi
+	# Per deviation: the differing inputs before it and with it.
+	if [ -n "$first_dev" ]; then
+		prev=$(diff_n "$fl")
+		git -C "$KSRC" log --reverse --format='%H' "$first_dev^..$SERIES_BRANCH" |
+			while read -r c; do
+				git -C "$KSRC" diff --quiet "$c^" "$c" -- drivers/cpufreq/intel_pstate.c \
+					drivers/cpufreq/intel_pstate_perf.h && continue
+				d=$OUT/dev-$(git -C "$KSRC" rev-parse --short=12 "$c")
+				harness_files "$c" "$d-tree" 2> /dev/null || { echo "# deviation $c: cannot extract"; continue; }
+				n=$(check_run "$d-tree" "$d" diff && diff_n "$d/diff.log")
+				echo "# deviation \"$(git -C "$KSRC" log -1 --format=%s "$c")\": ${prev:-?} inputs differ from 7.3 without it, ${n:-?} with it"
+				prev=$n
+			done
 	fi
 fi
 
