@@ -25,6 +25,32 @@ hm() { make -s -C "$H" KSRC="$KSRC" BUILD="$BUILD" OUT="$OUT" "$@"; }
 # with WHY
 result() {
 	if [ "$2" = 0 ]; then ktap_ok "$1" "$3"; else ktap_fail "$1" "$4"; fi
+	[ "$2" != 0 ] || [ -z "$3" ] || keep "$1" "# $1: $3"
+}
+
+# Every result but deps and fuzz is a function of its inputs: the perf
+# harness, this suite, the series' commits, the pinned files of mainline
+# 7.3 and the compilers.  A run that passed all of them is recorded under a
+# key of those inputs; a run with the same key reports them as cached, with
+# the lines they printed (keep NAME LINE), never as passes; CHECK_FRESH=1
+# runs them again.
+key=$({
+	cd "$REPO" && find tools/perf-harness tests/70-perf-harness.sh base.sha256 -type f | sort | xargs sha256sum
+	git -C "$KSRC" rev-parse "$BASE_TAG" "$SERIES_BRANCH" 2>&1
+	gcc --version | head -n 1; clang --version 2>&1 | head -n 1
+	dpkg-query -W -f='${Package} ${Version}\n' gcc-12 clang-14 libclang-rt-14-dev binutils make 2>&1
+} | sha256sum | cut -c1-16)
+record=$BUILD/state/perf-harness-$key.pass
+kept=$OUT/kept.$$
+: >"$kept"
+when=
+[ -n "${CHECK_FRESH:-}" ] || [ ! -f "$record" ] || when=$(date -r "$record" '+%F %R')
+keep() { echo "$1 $2" >>"$kept"; }
+# cached NAME: with a record, its lines and "ok NAME # cached"; else false
+cached() {
+	[ -n "$when" ] || return 1
+	sed -n "s/^$1 //p" "$record"
+	ktap_cached "$1" "$when $key"
 }
 
 "$H/deps.sh" > "$OUT/deps.log" 2>&1
@@ -33,28 +59,32 @@ result perf-harness-deps $? "" "tools/perf-harness/deps.sh could not install wha
 # The callbacks: both extracted and compiled, each object defining the
 # kernel's intel_cpufreq_adjust_perf; and the extraction refuses a header
 # that changed shape (a spec with one parameter renamed).
-cb_fail=""
-if ! hm callbacks > "$OUT/callbacks.log" 2>&1; then
-	cb_fail=$(grep -m1 -E 'extract:|error|missing|fetch-base' "$OUT/callbacks.log")
-	cb_fail=${cb_fail:-see $OUT/callbacks.log}
-else
-	for cb in series m73; do
-		nm "$OUT/cb-$cb.o" | grep -q ' t intel_cpufreq_adjust_perf$' ||
-			cb_fail="cb-$cb.o has no intel_cpufreq_adjust_perf"
-	done
-	sed 's/unsigned long capacity)$/unsigned long cap)/' "$H/series.fns" > "$OUT/shape.fns"
-	if awk -f "$H/extract.awk" -v spec="$OUT/shape.fns" -v label=shape \
-		"$KSRC/drivers/cpufreq/intel_pstate.c" > /dev/null 2> "$OUT/shape.log" ||
-		! grep -q 'changed shape' "$OUT/shape.log"; then
-		cb_fail="extract.awk accepted a changed header"
+cached perf-harness-callbacks || {
+	cb_fail=""
+	if ! hm callbacks > "$OUT/callbacks.log" 2>&1; then
+		cb_fail=$(grep -m1 -E 'extract:|error|missing|fetch-base' "$OUT/callbacks.log")
+		cb_fail=${cb_fail:-see $OUT/callbacks.log}
+	else
+		for cb in series m73; do
+			nm "$OUT/cb-$cb.o" | grep -q ' t intel_cpufreq_adjust_perf$' ||
+				cb_fail="cb-$cb.o has no intel_cpufreq_adjust_perf"
+		done
+		sed 's/unsigned long capacity)$/unsigned long cap)/' "$H/series.fns" > "$OUT/shape.fns"
+		if awk -f "$H/extract.awk" -v spec="$OUT/shape.fns" -v label=shape \
+			"$KSRC/drivers/cpufreq/intel_pstate.c" > /dev/null 2> "$OUT/shape.log" ||
+			! grep -q 'changed shape' "$OUT/shape.log"; then
+			cb_fail="extract.awk accepted a changed header"
+		fi
 	fi
-fi
-[ -z "$cb_fail" ]
-result perf-harness-callbacks $? "series and 7.3 intel_cpufreq_adjust_perf() extracted and compiled: $(${CC:-gcc} --version | head -1 | sed 's/ (.*)//') ${CFLAGS:--O2 -g}" "$cb_fail"
+	[ -z "$cb_fail" ]
+	result perf-harness-callbacks $? "series and 7.3 intel_cpufreq_adjust_perf() extracted and compiled: $(${CC:-gcc} --version | head -1 | sed 's/ (.*)//') ${CFLAGS:--O2 -g}" "$cb_fail"
+}
 
-hm exhaustive > "$OUT/exhaustive.log" 2>&1
-result perf-harness-exhaustive $? "$(sed -n 's/^total: //p' "$OUT/exhaustive.log")" \
-	"$(grep -m1 -E 'FAIL|error' "$OUT/exhaustive.log" || echo "see $OUT/exhaustive.log")"
+cached perf-harness-exhaustive || {
+	hm exhaustive > "$OUT/exhaustive.log" 2>&1
+	result perf-harness-exhaustive $? "$(sed -n 's/^total: //p' "$OUT/exhaustive.log")" \
+		"$(grep -m1 -E 'FAIL|error' "$OUT/exhaustive.log" || echo "see $OUT/exhaustive.log")"
+}
 
 hm fuzz FUZZ_SECONDS="$FUZZ_SECONDS" > "$OUT/fuzz-make.log" 2>&1
 result perf-harness-fuzz $? "$(sed -n 's/^fuzz: \([0-9].*\), no invariant failure/\1/p' "$OUT/fuzz-make.log"), ASan+UBSan" \
@@ -83,11 +113,13 @@ check_run() {
 # diff_result NAME PROG: run PROG on KSRC, nest its KTAP document, repeat its
 # "# diff:" line, and report NAME from its exit status
 diff_result() {
+	cached "$1" && return
 	if ! check_run "$KSRC" "$OUT" "$2"; then
 		ktap_fail "$1" "did not build: $why"
 		return
 	fi
 	sed 's/^/    /' "$OUT/$2.log"
+	keep "$1" "$(grep '^# diff: ' "$OUT/$2.log")"
 	grep '^# diff: ' "$OUT/$2.log"
 	result "$1" "$rc" "" "exited with status $rc"
 }
@@ -110,7 +142,9 @@ diff_n() { sed -n 's/^# diff: \([0-9]*\) of .*/\1/p' "$1" 2> /dev/null; }
 # The feature tip: the parent of the first commit with a deviation label.
 first_dev=$(git -C "$KSRC" log --reverse --format='%H %s' "$BASE_TAG..$SERIES_BRANCH" 2>/dev/null |
 	awk '$2 ~ /^\[(RFC|5\.10-only)\]$/ { print $1; exit }')
-if ! git -C "$KSRC" rev-parse -q --verify "$SERIES_BRANCH^{commit}" > /dev/null; then
+if cached perf-harness-diff-strict-feature; then
+	:
+elif ! git -C "$KSRC" rev-parse -q --verify "$SERIES_BRANCH^{commit}" > /dev/null; then
 	ktap_fail "perf-harness-diff-strict-feature" "no branch $SERIES_BRANCH in $KSRC"
 else
 	feature=${first_dev:+$first_dev^}
@@ -135,7 +169,8 @@ else
 				d=$OUT/dev-$(git -C "$KSRC" rev-parse --short=12 "$c")
 				harness_files "$c" "$d-tree" 2> /dev/null || { echo "# deviation $c: cannot extract"; continue; }
 				n=$(check_run "$d-tree" "$d" diff && diff_n "$d/diff.log")
-				echo "# deviation \"$(git -C "$KSRC" log -1 --format=%s "$c")\": ${prev:-?} inputs differ from 7.3 without it, ${n:-?} with it"
+				keep perf-harness-diff-strict-feature "# deviation \"$(git -C "$KSRC" log -1 --format=%s "$c")\": ${prev:-?} inputs differ from 7.3 without it, ${n:-?} with it"
+				tail -n 1 "$kept" | cut -d' ' -f2-
 				prev=$n
 			done
 	fi
@@ -144,6 +179,7 @@ fi
 # mutant_result NAME TARGET: the check of make TARGET, run on a changed copy
 # of kernel text, must fail and name the differences.
 mutant_result() {
+	cached "$1" && return
 	hm "$2" > "$OUT/$2.out" 2>&1
 	result "$1" $? "$(sed -n 's/^# diff: //p' "$OUT/$2.out")" "$(tail -2 "$OUT/$2.out")"
 }
@@ -157,4 +193,8 @@ diff_result perf-harness-sugov-diff sugov-diff
 # maximum: differences.
 mutant_result perf-harness-sugov-diff-finds-a-change sugov-diff-mutant
 
+if [ "$KTAP_FAILED" = 0 ] && [ -z "$when" ]; then
+	mkdir -p "$BUILD/state" && mv "$kept" "$record"
+fi
+rm -f "$kept"
 [ "$KTAP_FAILED" = 0 ]
