@@ -7,7 +7,7 @@ BASE_VERSION=${BASE_VERSION:-5.10.262-1}
 SERIES_AUTHOR=${SERIES_AUTHOR:-Schedutil Perf Hints <perf-hints@example.org>}
 series=$REPO/tools/series.sh
 . "$REPO/tools/lib/ktap.sh"
-ktap_plan 10 # 6 on the scratch repository, 3 on the real series, 1 nested
+ktap_plan 11 # 6 on the scratch repository, 4 on the real series, 1 nested
 
 scratch=$(mktemp -d "$BUILD/.test-series.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
@@ -114,4 +114,6 @@ ktap_check "series-subjects-in-order" "branch subjects differ from patches/" [ "
 others=$(git -C "$KSRC" log --format='%an <%ae>' "$tag..series" | sort -u | grep -vxF "$SERIES_AUTHOR" || true)
 ktap_check "series-author-is-project-identity" \
 	"patches authored by $(echo "$others" | tr '\n' ';') instead of SERIES_AUTHOR ($SERIES_AUTHOR)" [ -z "$others" ]
+cl=$(wc -c <"$REPO/patches/0000-cover-letter.patch")
+ktap_check "cover-letter-at-most-12-KiB" "patches/0000-cover-letter.patch has $cl bytes, more than 12288" [ "$cl" -le 12288 ]
 ktap_sub "fixes-apply-alone" "$REPO/tools/series-alone.sh"
