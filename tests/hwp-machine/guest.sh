@@ -61,12 +61,18 @@ fi
 # than that, and with rate_limit_us 0 the same load must bring two
 # requests closer (the control: the limit holds them apart).  A load that
 # changes every millisecond moves PELT's utilization too little to change
-# the request at all.
+# the request at all.  Each run starts with a change of scaling_max_freq
+# and back: a limits change sets need_freq_update, which mainline's perf
+# path once left set, so that every update bypassed the rate limit.
 rl=$(ls $c/cpufreq/schedutil/rate_limit_us $c/cpufreq/policy1/schedutil/rate_limit_us 2>/dev/null | head -n 1)
 rl_old=$(cat "$rl")
+mx_old=$(cat $p1/scaling_max_freq)
 for us in 20000 0; do
 	echo $us >"$rl" || say GUEST-ERROR "rate_limit_us not written"
 	say RATE-LIMIT-US-$us "$(cat "$rl")"
+	echo 2000000 >$p1/scaling_max_freq && echo "$mx_old" >$p1/scaling_max_freq ||
+		say GUEST-ERROR "scaling_max_freq not written"
+	wait_for 1 30 "max == $hi1"
 	load_phase ratelimit-$us-cpu1 hwpload duty 1 30000 30000 3
 done
 echo "$rl_old" >"$rl"
