@@ -47,12 +47,8 @@ if ! hwp_guest_run "guest run" 56-hwp-driver "$out/console.txt" \
 fi
 ktap_sub "checks" python3 "$REPO/tests/hwp-machine/check.py" driver "$out/console.txt" "$HWP_REC"
 
-# The kselftest's own paths, one short boot each (selftest-paths.sh): from
-# the active mode it switches to passive, passes and restores (also when
-# killed); without APERF/MPERF (schedutil on the frequency path), on a
-# Broadwell-style and a hybrid part (patch 15 leaves the hook out on both)
-# and without HWP (the system's QEMU) it skips with the reason. Each run
-# must leave the settings as it found them.
+# The kselftest's own paths, one short boot each (selftest-paths.sh,
+# hwp-machine.md); each run must leave the settings as it found them.
 paths_boot() { # NAME HWP-OPTS APPEND: the console, without CRs, in $out/paths-NAME.txt
 	local hwp=()
 	[ -z "$2" ] || hwp=(--hwp --hwp-opts "$2")  # no HWP-OPTS: the system's QEMU

@@ -64,10 +64,8 @@ if ! hwp_hwpload "$out"; then
 	ktap_fail initramfs "$HWP_WHY"
 	stop "no initramfs"
 fi
-# sptest2, sptest3 and sptest4 at full size take far longer under TCG with
-# KASAN and lockdep than CI allows: unless SPTEST_FULL=1, only their loop
-# counts shrink, in a copy (why that hides nothing: robustness.md). Each
-# loop must be found as often as upstream has it, so none stays full size.
+# unless SPTEST_FULL=1, sptest2-4's loop counts shrink in a copy (robustness.md);
+# each loop must be found as often as upstream has it
 stdir=$out/selftests-cpufreq
 rm -rf "$stdir" && mkdir -p "$stdir"
 cp "$KSRC"/tools/testing/selftests/cpufreq/*.sh "$stdir"/

@@ -1,20 +1,14 @@
 #!/usr/bin/env python3
-"""The host-side record of the emulated HWP machine, and a guest's console.
+"""The emulated HWP machine's record and a guest's console (hwp-machine.md).
 
-As a module (tests/hwp-machine/*.py): parse_record(), parse_console(),
-phases() and Timeline. As a command (the main job):
+    tools/hwp_record.py summary CONSOLE_LOG RECORD    (tools/hwp-steer.sh)
 
-    tools/hwp_record.py summary CONSOLE_LOG RECORD
-
-prints what the guest of tools/main.sh saw and what the machine recorded,
-one "key: value" line each. Every figure is simulated by the emulated
-machine (Documentation/project/hwp-machine.md), not measured on hardware.
+prints what the guest saw and the machine recorded (simulated figures).
 """
 import re
 import sys
 
-# The guest leaves marker N in the record by reading MSR MARK + N, which the
-# machine does not implement (tools/hwp-guest/hwpload.c, "mark").
+# marker N: the guest reads MSR MARK + N, not implemented (hwpload.c "mark")
 MARK = 0x4F4D0000
 
 
@@ -83,10 +77,8 @@ class Timeline:
     effect" is the last request written for a CPU at a given time,
     whichever phase wrote it. Times are the record's (virtual ns)."""
 
-    # A load's exit is not part of its phase: the request it leaves (the
-    # task's utilization removed, the shell woken) can be written just
-    # before the next marker, under TCG about 1 ms before it. The end of a
-    # phase is read GRACE before its marker.
+    # the end of a phase, read GRACE before the next marker: not the request
+    # a load's exit leaves just before it (under TCG about 1 ms)
     GRACE = 50 * 1000 * 1000    # ns
 
     @classmethod
@@ -172,10 +164,8 @@ def summary(console, record):
 
     under = writes("spin-cpu1")
     load, after = [r["des"] for r in under], [r["des"] for r in writes("idle") + writes("idle-wake")]
-    # the perf path: schedutil wrote CPU 1's request under load (at least
-    # once), and the request in effect through the load, the one its start
-    # found and every one written during it, always carried a DESIRED, some
-    # above MIN (the frequency path writes the target into MIN and DESIRED)
+    # the perf path: CPU 1 written under load, every request in effect then
+    # with DESIRED, some above MIN (the frequency path's has MIN = DESIRED)
     effect = [r for r in reqs if r["cpu"] == 1 and under and r["t"] < under[0]["t"]][-1:] + under
     perf = bool(under) and "spin-cpu1" in num and all(r["des"] for r in effect) \
         and any(r["min"] < r["des"] for r in effect)

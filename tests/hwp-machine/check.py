@@ -9,15 +9,9 @@
     check.py scenarios CONSOLE SCENARIO...           suite 58, the guest's results
     check.py ab BASE_RECORD SERIES_RECORD            suite 57, the two kernels
 
-CONSOLE is the guest's console (PHASE or R-MARK lines, KEY=value lines,
-DMESG: lines), RECORD the machine's record of events (one per line,
-Documentation/project/hwp-machine.md); tools/hwp_record.py parses both and
-cuts the record into phases at the guest's markers. Each kind prints one
-KTAP document: the plan (the number of checks, known before any runs),
-then one result per check with what was seen on a diagnostic line; a check
-that raises fails alone, the others still run; exit status 1 on a failure.
-Every figure comes from the emulated machine: simulated, not measured on
-hardware.
+CONSOLE and RECORD (parsed by tools/hwp_record.py): hwp-machine.md. Each kind
+prints one KTAP document, its plan first; a check that raises fails alone;
+exit status 1 on a failure. Every figure is simulated, not measured.
 """
 import io
 import os
@@ -30,14 +24,10 @@ import hwp_record  # noqa: E402
 from hwp_record import Timeline  # noqa: E402
 import ktap  # noqa: E402
 
-# The machine the suites boot: hwp-highest=30:24 (vCPU 1 an efficiency
-# core), the default guaranteed, efficient and lowest levels; suites 54 and
-# 59's platform boot add a base ratio of 20.
+# hwp-highest=30:24 (vCPU 1 an efficiency core); base 20 in 54 and 59's platform
 HIGHEST = {0: 30, 1: 24}
 GUARANTEED, BASE, EFFICIENT, LOWEST = 18, 20, 10, 8
-# Half the capacity maps to half the invariance reference, rounded up: the
-# reference is the machine's 4-core turbo level, its highest level
-# (MSR_TURBO_RATIO_LIMIT holds highest0 for every core count).
+# half the capacity: half the invariance reference (highest0), rounded up
 HALF = (HIGHEST[0] + 1) // 2
 # status, driver and governor after active -> passive
 PASSIVE = ["passive", "intel_cpufreq", "schedutil"]
@@ -91,11 +81,8 @@ def listed(rs):
 
 
 def repeats(tl, phases):
-    """(writes, those that repeat the request in effect on their CPU just
-    before them) of PHASES on both CPUs: in the phases where only
-    schedutil's perf hook writes (load under schedutil, no sysfs write),
-    ->adjust_perf() writes the register only when the request differs from
-    the one it last wrote for the CPU."""
+    """(writes, those repeating the request in effect on their CPU) of
+    PHASES, on both CPUs."""
     n, again = 0, []
     for ph in phases:
         for cpu in (0, 1):
@@ -136,9 +123,7 @@ def driver(check, tl, keys):
         bad = [r for r in reqs if r["des"] and not (r["min"] <= r["des"] <= r["max"])]
         return reqs and not bad, "%d writes, %d violate it%s" % (len(reqs), len(bad), listed(bad))
 
-    # the perf hook: under schedutil with load every write carries DESIRED,
-    # with MIN below it (the frequency path puts the target level into MIN
-    # and DESIRED alike)
+    # (the frequency path puts the target level into MIN and DESIRED alike)
     @check("schedutil's perf hook in use: DESIRED on every write under load")
     def _():
         su = phase_writes("spin-cpu0", 0) + phase_writes("spin-cpu1", 1)
@@ -150,13 +135,8 @@ def driver(check, tl, keys):
         at_end(check, tl, "full load on CPU %d: DESIRED rises to its highest level %d" % (cpu, HIGHEST[cpu]),
                "spin-cpu%d" % cpu, cpu, lambda e, h=HIGHEST[cpu]: e["des"] == h and e["max"] == h)
 
-    # idle: the request falls to the bottom half by the end of the wake
-    # probes (an idle CPU sends no update: the request follows the decayed
-    # utilization at its next wakeup, so the guest wakes CPU 1 briefly until
-    # it does, at most 20 times); the guest's own read of the register,
-    # taken in the wake probe's phase, must be a DESIRED the host saw in
-    # effect then (the shell's own work on the CPU after the probe, new
-    # tasks and iowait boost, may raise it again)
+    # to the bottom half by the end of the wake probes; the guest's read of
+    # the register must be a DESIRED in effect in the probes' phase
     @check("idle: DESIRED falls")
     def _():
         load = tl.end_state("spin-cpu1", 1)
@@ -170,11 +150,7 @@ def driver(check, tl, keys):
                 "after full load %s, lowest in idle and the wake probes %s (the guest reads %s at the end); %s" % (
                     load and load["des"], low, reg, fmt(rs)))
 
-    # schedutil's rate limit holds on the perf path: under a load whose
-    # utilization moves at nearly every tick (30 ms on, 30 ms off),
-    # consecutive requests of the CPU are at least rate_limit_us (20 ms)
-    # apart, 10% for the clocks, so at most 55 per second; with
-    # rate_limit_us 0 (the control) two of them are closer
+    # under a 30/30 ms load: requests >= rate_limit_us apart (10% for the clocks)
     def gaps(us):
         rs = phase_writes("ratelimit-%d-cpu1" % us, 1)
         gs = [(b["t"] - a["t"]) / 1e6 for a, b in zip(rs, rs[1:])]
@@ -195,10 +171,6 @@ def driver(check, tl, keys):
         ok, gs, why, rate = gaps(0)
         return ok and min(gs) < 18, why
 
-    # the second half of the load, up to GRACE before its end: when the load
-    # exits, the next phase's marker task starts on the CPU with a new task's
-    # utilization, and its request, written just before the marker, is not
-    # the periodic load's
     @check("periodic load (30% duty): DESIRED well below MAX")
     def _():
         late = tl.second_half("periodic-30", 1)
@@ -251,13 +223,9 @@ def driver(check, tl, keys):
     at_end(check, tl, "turbo back on: the efficiency core returns to %d" % H1, "turbo-back-busy99-cpu1", 1,
            lambda e: e["des"] == H1)
 
-    # ---- governors: performance and powersave ask for their target
-    # strictly (MIN, DESIRED and MAX all at it); userspace does not: its
-    # target goes into MIN and DESIRED (level 20 for 2.0 GHz), MAX stays
-    # the policy maximum
-    # patch 16: userspace starts at policy->cur, which the perf path sets
-    # to the DESIRED level's frequency (without the patch: the frequency of
-    # the last request of the frequency path, here the one at CPU init)
+    # performance and powersave ask for their target strictly, userspace puts it
+    # in MIN and DESIRED; patch 16: userspace starts at policy->cur, the perf
+    # path's DESIRED (without it: the frequency path's last request, at CPU init)
     at_end(check, tl, "schedutil to userspace under load: starts at DESIRED's frequency (policy->cur, %d kHz)"
            % (H1 * 100000), "gov-userspace-cur", 1,
            lambda e: keys.get("SETSPEED-FROM-SCHEDUTIL") == str(H1 * 100000) and e["min"] == e["des"] == H1,
@@ -302,10 +270,7 @@ def driver(check, tl, keys):
            lambda e: e["des"] == H1 and (keys.get("STATUS-PASSIVE") or "").split()[:3] == PASSIVE,
            lambda s: "%s; status, driver, governor: %s" % (s, keys.get("STATUS-PASSIVE")))
 
-    # cpuinfo.max_freq follows no_turbo (the base frequency, the guaranteed
-    # level here, under it; each CPU's highest level without it), so that
-    # the frequency path's 1.25 * max_freq * util / capacity does not ask
-    # for more once utilization is relative to the base frequency
+    # under no_turbo the base frequency (the guaranteed level here)
     @check("cpuinfo_max_freq follows no_turbo (%d00000 kHz under it, then %d00000 and %d00000)" % (
         GUARANTEED, HIGHEST[0], H1))
     def _():
@@ -322,8 +287,6 @@ def driver(check, tl, keys):
 
 
 # ---- platform: a base ratio above the guaranteed level (suite 59) ------------
-# (the machine's own behaviour, the TSC rate, APERF/MPERF, the monitor's
-# guaranteed level, is suite 54's: kind emulator)
 
 def platform(check, tl, keys):
     markers(check, tl, "platform: every phase marker reached the host")
@@ -351,10 +314,7 @@ def platform(check, tl, keys):
                 "after boot: lowest over the second half %s, %s; after the re-registration: %s, %s" % (
                     lf, tl.seen("busy99-fresh", 0), la, tl.seen("busy99-rereg", 0)))
 
-    # (A 90%-busy thread is not checked: its 1 ms sleeps overrun under TCG
-    # and the level it settles at varies between runs of the same kernel, so
-    # a pass/fail on it would be flaky. The 99%-busy thread above and the
-    # uclamp maximum below are deterministic.)
+    # (no 90%-busy thread: under TCG its level varies between runs)
     @check("uclamp max 512 on a full spin: MAX %d (half the reference) after boot and after the re-registration" % HALF)
     def _():
         ef, ea = tl.end_state("umax-fresh", 0), tl.end_state("umax-rereg", 0)
@@ -369,9 +329,7 @@ def platform(check, tl, keys):
                     mf, ma, tl.fmt(tl.phase_writes("busy60-fresh", 0), 3),
                     tl.fmt(tl.phase_writes("busy60-rereg", 0), 3)))
 
-    # turbo off by the platform at run time: every request written from the
-    # moment the platform turned turbo off (the one in effect before may
-    # have been written with turbo on)
+    # the requests written from the platform's turbo-off on
     for ph, what in (("fw-turbo-off-umin", "uclamp minimum 1024"), ("fw-turbo-off-spin", "full spin")):
         @check("turbo off by the platform, %s: MIN and MAX never above the guaranteed level %d" % (what, GUARANTEED))
         def _(ph=ph):
@@ -389,8 +347,6 @@ def platform(check, tl, keys):
            lambda e: keys.get("FW-NO-TURBO-BACK") == "0" and e["des"] == HIGHEST[0],
            lambda s: "no_turbo reads %s; %s" % (keys.get("FW-NO-TURBO-BACK"), s))
 
-    # the guaranteed level lowered through the monitor: the driver (the
-    # guest waited for both vCPUs to show 14 before going on)
     check("monitor: the driver's limits follow at the next limits update (scaling_max_freq 1.4 GHz with no_turbo)")(
         lambda: (keys.get("GUAR-MAXFREQ") == "1400000 1400000", "scaling_max_freq %s" % keys.get("GUAR-MAXFREQ")))
 
@@ -425,8 +381,7 @@ def dec(check, tl, keys):
         return tl.reqs and not withdes, "%d writes, %d with DESIRED: %s" % (len(tl.reqs), len(withdes), tl.fmt(withdes, 4))
 
     for cpu in (0, 1):
-        # the guest's read of HWP_REQUEST under the load (the request may be
-        # the register's reset value, which the driver does not write again)
+        # (the register may hold its reset value, never written again)
         @check("DEC, full load on CPU %d: MAX at its highest level %d, DESIRED 0 (the register under the load)" % (
             cpu, HIGHEST[cpu]))
         def _(cpu=cpu):
@@ -439,10 +394,7 @@ def dec(check, tl, keys):
                         v or "?", "%d/%d/%d" % (req & 255, (req >> 8) & 255, (req >> 16) & 255) if req is not None else "?",
                         tl.seen("spin-cpu%d" % cpu, cpu)))
 
-    # with DESIRED held at 0, hints that differ only in their DESIRED level
-    # give the same request: it must not be written again. The uclamp phases
-    # change the request (MAX capped, then MIN raised): their writes must be
-    # there, or there is nothing this check is about.
+    # the uclamp phases change the request: without their writes it shows nothing
     @check("DEC: an unchanged request is not written again under schedutil")
     def _():
         n, again = repeats(tl, ("spin-cpu0", "spin-cpu1", "uclamp-max-cpu1", "uclamp-min-cpu1"))
@@ -465,9 +417,7 @@ def dec(check, tl, keys):
     no_warning(check, tl, "dec: no warning in the guest's kernel log")
 
 
-# ---- emulator: the machine itself, base ratio 20 (suite 54) ------------------
-# What the guest reads back of what the harness gave the machine, and the
-# machine's own account: these check QEMU's model, not the series.
+# ---- emulator: the machine itself, base ratio 20 (suite 54): QEMU's model ---
 
 def emulator(check, tl, keys, transcript):
     def events(ev, cpu=None):
@@ -484,9 +434,7 @@ def emulator(check, tl, keys, transcript):
                 "CAP0 %s CAP1 %s (want %#x %#x), cpu1 cpuinfo min/max %s" % (
                     keys.get("CAP0"), keys.get("CAP1"), want[0], want[1], " ".join(f1) or "none"))
 
-    # the value read must be a request the machine recorded for cpu0 (not
-    # just any 16 hex digits), the one in effect when the read began or one
-    # written during it
+    # one recorded for cpu0: in effect when the read began, or written during it
     @check("HWP_REQUEST read through /dev/cpu/0/msr is the request the machine has in effect")
     def _():
         v = hexval(keys.get("REQ0"))
@@ -499,9 +447,7 @@ def emulator(check, tl, keys, transcript):
                 "read %s; the machine's record has in effect then: %s" % (
                     keys.get("REQ0"), " ".join("%#x" % x for x in vals) or "none"))
 
-    # the boot's quick calibration against the PIT is coarse (within 0.5%),
-    # then the refinement against the HPET over a second, the frequency the
-    # kernel keeps: within 0.1%
+    # the PIT's quick calibration, then the HPET's refinement the kernel keeps
     for k, tol in (("TSC-DETECTED", 0.005), ("TSC-REFINED", 0.001)):
         @check("boot log: %s TSC frequency = the base ratio's %d MHz (within %.1f%%)" % (
             "calibrated" if k == "TSC-DETECTED" else "refined", BASE * 100, tol * 100))
@@ -514,8 +460,7 @@ def emulator(check, tl, keys, transcript):
             return (mhz is not None and abs(mhz - BASE * 100) <= BASE * 100 * tol,
                     "tsc: %s MHz (clocksource %s)" % (v or "none", keys.get("CLOCKSOURCE")))
 
-    # the counters over 2 s of the hold: MPERF at the TSC's rate (the vCPU
-    # never halts under the spin), APERF at level / base of it
+    # over 2 s of a spin: the vCPU never halts
     for cpu in (0, 1):
         for lvl in (12, 24):
             @check("CPU %d held at level %d: MPERF counts at the TSC's rate, APERF at %d/%d of it (within 2%%)" % (
@@ -555,8 +500,7 @@ def emulator(check, tl, keys, transcript):
     @check("turbo off on cpu0 (MISC_ENABLE bit 38): seen by cpu1, running level capped at %d" % GUARANTEED)
     def _():
         m1, ps = hexval(keys.get("MISC-ENABLE1")), hexval(keys.get("PERF-STATUS0"))
-        # the levels cpu0 ran at from the machine's turbo-off event to the
-        # guest's next marker
+        # cpu0's levels from the turbo-off event to the next marker
         sp = tl.span("turbo-off")
         turbo = [e for e in events("turbo") if e.get("disabled") == "1" and sp and sp[0] <= int(e["t"]) < sp[1]]
         lv = [int(e["new"]) for e in events("level", "0") if turbo and int(turbo[0]["t"]) <= int(e["t"]) < sp[1]]
@@ -599,10 +543,8 @@ def emulator(check, tl, keys, transcript):
                     ", one UNEXPECTED" if "UNEXPECTED" in text else ""))
 
 
-# ---- robustness: each scenario's record (suite 58) ---------------------------
-# SCENARIO... are the marks the host expects (setup, governors, ..., end);
-# the checks are robustness.md's "The machine's record". The scenarios
-# that run schedutil under load also need writes of its perf path.
+# ---- robustness: each scenario's record (suite 58, robustness.md) -----------
+# scenarios that run schedutil under load: also writes of its perf path
 STEERED = ("governors", "hotplug", "limits", "modes", "freeze")
 
 
@@ -658,14 +600,9 @@ def robustness(tl, err, expected):
     return rc
 
 
-# ---- scenarios: the guest's own results (suite 58) ---------------------------
-# tests/robustness/guest.sh's console lines "R-PASS: NAME", "R-FAIL: NAME:
-# WHY", "R-SKIP: NAME: WHY" keep their own protocol. The plan is the list of
-# SCENARIOs the host asked for (setup, governors, ..., teardown). Each
-# scenario is one result with the guest's lines named NAME or NAME.* as its
-# nested document; a scenario with no line on the console fails. A last
-# result, "guest", holds the lines of no scenario, the guest's end (R-DONE)
-# and its own count of failures against the R-FAIL lines on the console.
+# ---- scenarios: the guest's R-PASS/R-FAIL/R-SKIP lines (suite 58) -----------
+# one result per SCENARIO asked for, its lines NAME or NAME.* nested; a last
+# one, "guest": the other lines, R-DONE and its count of R-FAIL lines
 
 # a kernel message may follow a result on the same console line: cut it
 KMSG = re.compile(r"\[ *\d+\.\d+\] .*$")

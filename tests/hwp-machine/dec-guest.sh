@@ -1,7 +1,5 @@
-# Guest of tests/59-hwp-platform.sh, boot "dec": MSR_POWER_CTL bit 27 (DEC)
-# set by the platform (hwp-dec=on); intel_pstate must write no DESIRED while
-# MIN and MAX follow the hints. Phases and KEY=value lines: guest-lib.sh;
-# checked by check.py dec. Documentation/project/hwp-machine.md.
+# Guest of suite 59, boot "dec": MSR_POWER_CTL bit 27 set (hwp-dec=on);
+# checked by check.py dec. hwp-machine.md.
 set -u
 . /lib/hwp-guest-lib.sh
 p1=$c/cpu1/cpufreq
@@ -9,10 +7,8 @@ p1=$c/cpu1/cpufreq
 say DRIVER "$(cat $c/cpu0/cpufreq/scaling_driver 2>/dev/null || echo none)"
 say STATUS "$(cat $c/intel_pstate/status 2>/dev/null || echo absent)"
 say POWER-CTL "$(hwpload rdmsr 0 0x1fc)"
-# a full spin: the request the driver composes is MIN lowest, MAX highest,
-# DESIRED 0, which can be the register's reset value (then nothing is
-# written): the guest waits, at most 10 s, until the register holds MAX
-# highest and DESIRED 0, and reads it under the load
+# a full spin: wait (10 s) for MAX highest, DESIRED 0 (maybe the reset
+# value, never written), and read the register under the load
 for cpu in 0 1; do
 	caps $cpu
 	hwpload spin $cpu 60 &

@@ -1,9 +1,5 @@
-# Guest of tests/54-emulator-hwp-machine.sh: reads back what the harness gave
-# the machine (capabilities, HWP_REQUEST, TSC rate, APERF/MPERF at held
-# levels, energy counter, turbo-disable bit, clock, the guaranteed level
-# changed over QMP through tools/hwp-monitor.py's HWP-MONITOR lines).
-# KEY=value lines (guest-lib.sh), checked by check.py emulator;
-# Documentation/project/hwp-machine.md, "The machine's own checks".
+# Guest of suite 54: reads back what the harness gave the machine, checked by
+# check.py emulator. hwp-machine.md, "The machine's own checks".
 set -u
 . /lib/hwp-guest-lib.sh
 # only emergencies on the console: a kernel message must not split a line
@@ -14,26 +10,20 @@ say DRIVER "$(cat $c/cpu0/cpufreq/scaling_driver 2>/dev/null || echo none)"
 say CAP0 "$(hwpload rdmsr 0 0x771)"
 say CAP1 "$(hwpload rdmsr 1 0x771)"
 say CPU1-FREQ "$(cat $c/cpu1/cpufreq/cpuinfo_min_freq 2>/dev/null || echo -) $(cat $c/cpu1/cpufreq/cpuinfo_max_freq 2>/dev/null || echo -)"
-# HWP_REQUEST through /dev/cpu/0/msr, between two markers: it must be a
-# request the machine recorded in effect for cpu0 then
+# HWP_REQUEST through /dev/cpu/0/msr, between two markers
 phase req-read
 say REQ0 "$(hwpload rdmsr 0 0x774)"
 phase req-read-done
 
-# the kernel's TSC calibration (tsc: Detected ... MHz processor, and the
-# refined calibration against the HPET or the PM timer, about a second
-# after boot): wait for the refined one, at most 10 s
+# the kernel's TSC calibrations: wait for the refined one, at most 10 s
 refined() { dmesg | grep -q 'tsc: Refined TSC clocksource calibration'; }
 wait_until 10 refined || echo "GUEST-ERROR=no refined TSC calibration within 10 s"
 say TSC-DETECTED "$(dmesg | sed -n 's/.*tsc: Detected \([0-9.]*\) MHz processor.*/\1/p' | head -n 1)"
 say TSC-REFINED "$(dmesg | sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p' | head -n 1)"
 say CLOCKSOURCE "$(cat $c/../clocksource/clocksource0/current_clocksource 2>/dev/null)"
 
-# ---- the counters over 2 s of a vCPU held at a level (MIN = MAX through
-# the policy limits) under a spin: TSC, MPERF, APERF; 12 is below the base
-# (20), 24 above it (turbo). The package energy counter over cpu0's hold
-# at 24, with the RAPL unit register. The counters are read over 2 s once
-# the request holds the level (hold).
+# ---- TSC, MPERF, APERF over 2 s of each hold (12 below the base 20, 24
+# above); the package energy counter over cpu0's hold at 24
 # shellcheck disable=SC2154 # cpu and lvl: set by hold
 read_counters() {
 	e0=$(hwpload rdmsr 0 0x611)
@@ -51,10 +41,8 @@ EOC
 }
 hold cnt read_counters
 
-# ---- turbo off (MISC_ENABLE bit 38, written on cpu0): package-wide, and
-# the running level capped at the guaranteed level (18) under a spin: the
-# spin runs until cpu0's level (PERF_STATUS bits 15:8) has risen to the
-# cap, at most 10 s
+# ---- turbo off (MISC_ENABLE bit 38 on cpu0) under a spin, until cpu0's
+# level (PERF_STATUS bits 15:8) reaches the cap 18, at most 10 s
 misc=$(hwpload rdmsr 0 0x1a0)
 caps 0
 level() { v=$(hwpload rdmsr "$1" 0x198) && echo $(((v >> 8) & 255)); }
@@ -70,25 +58,20 @@ kill $load; wait $load 2>/dev/null
 phase turbo-on
 hwpload wrmsr 0 0x1a0 $((misc & ~(1 << 38))) || echo "GUEST-ERROR=wrmsr MISC_ENABLE failed"
 
-# ---- wall-clock time: 10 s of the guest's clock between two markers,
-# against the host's clock in the record
+# ---- 10 s of the guest's clock between two markers (the host's in the record)
 phase wall-start
 say UPTIME-START "$(cut -d' ' -f1 /proc/uptime)"
 sleep 10
 say UPTIME-END "$(cut -d' ' -f1 /proc/uptime)"
 phase wall-end
 
-# ---- the guaranteed level lowered (14) and raised back (18) through QEMU's
-# monitor: IA32_HWP_CAPABILITIES and the HWP_STATUS change bit show it at
-# once; then a bad value, which QEMU must refuse, changing nothing
+# ---- guaranteed level 14 and back to 18 over QMP, then one QEMU must refuse
 guar_low
 phase guar-back
 set_guar 0 18; set_guar 1 18
 wait_guar 18 18
-# (the relay reports the refusal in its transcript; the host checks it.)
-# The relay sends the commands in order: once vCPU 1 shows the 17 sent
-# after the refused command, QEMU has answered that, and vCPU 0 must still
-# show 18
+# (the refusal is in the relay's transcript); commands go in order: once
+# vCPU 1 shows the 17 sent after it, vCPU 0 must still show 18
 echo "HWP-MONITOR-REFUSE: {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"@cpu0\", \"property\": \"hwp-guaranteed-now\", \"value\": 31}}"
 set_guar 1 17
 wait_guar 18 17

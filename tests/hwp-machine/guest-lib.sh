@@ -1,10 +1,6 @@
-# Shell functions of the HWP machine's guest scripts (tests/hwp-machine/*.sh),
-# copied into their initramfs as /lib/hwp-guest-lib.sh and sourced by them.
-# Each phase starts with `hwpload mark N`, which leaves "ev=gp ... msr=0x4f4d00NN"
-# in the host record, so that the host can cut the record into phases, and
-# prints "PHASE N name" on the console. A phase starts before the change it
-# is named after, so that every write the change causes falls into it.
-# Guest-side observations are printed as KEY=value lines; the host asserts.
+# Shell functions of the HWP machine's guests, /lib/hwp-guest-lib.sh in their
+# initramfs. A phase (`hwpload mark N` and "PHASE N name") starts before the
+# change it is named after; KEY=value lines are observations (hwp-machine.md).
 c=/sys/devices/system/cpu
 # (With nomark=1, on a machine without HWP, phases are only printed.)
 n=0
@@ -31,17 +27,14 @@ caps() {
 	v=$(hwpload rdmsr "$1" 0x771) || v=0
 	highest=$((v & 255)) guaranteed=$(((v >> 8) & 255)) lowest=$(((v >> 24) & 255))
 }
-# req_is CPU TEST: whether TEST, a shell arithmetic expression over min, max
-# and des (the fields of the CPU's HWP_REQUEST, e.g. "des == 24 && max ==
-# 24"), holds now
+# req_is CPU TEST: TEST ("des == 24 && max == 24") holds on its HWP_REQUEST now
 req_is() {
 	v=$(hwpload rdmsr "$1" 0x774) || v=0
 	min=$((v & 255)) max=$(((v >> 8) & 255)) des=$(((v >> 16) & 255))
 	[ $(($2)) = 1 ]
 }
-# wait_until SECONDS COMMAND...: until COMMAND succeeds, polling every 0.1 s
-# for at most SECONDS; status 1 when it never did (the caller says why in a
-# GUEST-ERROR line). (Its counter is not "i", which its callers' loops use.)
+# wait_until SECONDS COMMAND...: poll every 0.1 s; status 1 if it never succeeded
+# (its counter is not "i", which its callers' loops use)
 wait_until() {
 	tries=0 secs=$1
 	shift
@@ -51,10 +44,8 @@ wait_until() {
 		sleep 0.1
 	done
 }
-# wait_for CPU SECONDS TEST: wait_until req_is CPU TEST; then status 0, 0.1 s
-# after the request was seen (the host reads a phase's end state GRACE,
-# 50 ms, before the next marker: tools/hwp_record.py), or a GUEST-ERROR line
-# with the last request and status 1
+# wait_for CPU SECONDS TEST: wait_until req_is, then 0.1 s more (past
+# hwp_record.py's GRACE); or a GUEST-ERROR line and status 1
 wait_for() {
 	wait_until "$2" req_is "$1" "$3" || {
 		echo "GUEST-ERROR=cpu$1: '$3' not reached in $2 s (MIN/MAX/DESIRED $min/$max/$des)"

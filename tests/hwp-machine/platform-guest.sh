@@ -1,8 +1,5 @@
-# Guest of tests/59-hwp-platform.sh, boot "platform": guaranteed level 18
-# under a MSR_PLATFORM_INFO base ratio of 20 (TSC 2.0 GHz), vCPU 1 an
-# efficiency core (24 against 30), QMP through tools/hwp-monitor.py
-# (HWP-MONITOR lines). Phases and KEY=value lines: guest-lib.sh; checked by
-# check.py platform. Documentation/project/hwp-machine.md.
+# Guest of suite 59, boot "platform": guaranteed 18 under a base ratio of 20;
+# checked by check.py platform. hwp-machine.md.
 set -u
 . /lib/hwp-guest-lib.sh
 pst=$c/intel_pstate
@@ -14,10 +11,8 @@ say DRIVER "$(cat $c/cpu0/cpufreq/scaling_driver 2>/dev/null || echo none)"
 say STATUS "$(cat $pst/status 2>/dev/null || echo absent)"
 say GOVERNOR0 "$(cat $c/cpu0/cpufreq/scaling_governor 2>/dev/null)"
 say GOVERNOR1 "$(cat $c/cpu1/cpufreq/scaling_governor 2>/dev/null)"
-# ---- a vCPU held at a level (MIN = MAX through the policy limits) under a
-# spin: the driver's request; 12 is below the base (20), 24 above it (turbo).
-# The phase ends 1 s after the request holds the level: the host checks
-# that it held, with no other write, for that second
+# ---- each hold (12 below the base 20, 24 above) ends 1 s after the request
+# holds the level: the host checks that second
 hold clk "sleep 1"
 # ---- the invariance reference after a re-registration:
 # busy loads after a fresh boot, then no_turbo 1, status active -> passive
@@ -42,12 +37,8 @@ load_phase busy99-rereg hwpload duty 0 10000 100 6
 load_phase busy60-rereg hwpload duty 0 6000 4000 6
 load_phase umax-rereg hwpload uclamp 0 512 spin 0 4
 
-# ---- turbo turned off by the platform at run time:
-# MISC_ENABLE bit 38 set as firmware would; reading no_turbo makes 5.10's
-# intel_pstate see it (global.turbo_disabled), but the policy limits and
-# the invariance reference are not updated. A uclamp minimum of the full
-# capacity then requires full performance: MIN and MAX must still stay at
-# or below the guaranteed level (18)
+# ---- turbo turned off by the platform at run time (MISC_ENABLE bit 38 as
+# firmware would): under a full uclamp minimum MIN and MAX stay <= 18
 misc=$(hwpload rdmsr 0 0x1a0)
 phase fw-turbo-off
 hwpload wrmsr 0 0x1a0 $((misc | (1 << 38))) || echo "GUEST-ERROR=wrmsr MISC_ENABLE failed"
@@ -59,11 +50,8 @@ hwpload wrmsr 0 0x1a0 $((misc & ~(1 << 38))) || echo "GUEST-ERROR=wrmsr MISC_ENA
 say FW-NO-TURBO-BACK "$(cat $pst/no_turbo)"
 load_phase fw-turbo-on-spin hwpload spin 0 4
 
-# ---- the guaranteed level lowered by the platform at run time (14), through
-# QEMU's monitor: IA32_HWP_CAPABILITIES and the HWP_STATUS change bit show it
-# at once; 5.10 has the HWP interrupt off, so the driver sees it at its next
-# limits update (here: no_turbo 1), after which MIN and MAX stay at or
-# below 14 whatever the hints
+# ---- guaranteed lowered to 14 over QMP: 5.10 (HWP interrupt off) sees it at
+# its next limits update (no_turbo 1); then MIN and MAX stay <= 14
 guar_low
 phase guar-low-noturbo
 echo 1 >$pst/no_turbo

@@ -1,9 +1,6 @@
 #!/bin/sh
-# Robustness scenarios of tests/58-robustness.sh in the debug kernel's guest
-# (busybox sh) on the emulated HWP machine, against intel_pstate (passive,
-# schedutil): R-PASS/R-FAIL/R-SKIP/R-INFO lines, R-MARK N <scenario> and a
-# record marker at each start, dmesg checked for splats after each. Knobs:
-# robust.* on the command line. Documentation/project/robustness.md.
+# Robustness scenarios of suite 58 (busybox sh): R-PASS/R-FAIL/R-SKIP/R-INFO
+# and R-MARK lines; knobs robust.* on the command line. robustness.md.
 
 CF=/sys/devices/system/cpu/cpufreq
 IP=/sys/devices/system/cpu/intel_pstate
@@ -200,11 +197,8 @@ check "limits.race_x$N" "$bad read-backs had min > max or out of cpuinfo range" 
 scenario_end limits
 
 # ---- scenario: operation modes switched under load ----------------------------
-# intel_pstate/status passive -> active -> passive, 6 rounds: each switch
-# unregisters one driver and registers the other. After each, the driver,
-# the policies, (passive) schedutil, and the new driver steering every CPU:
-# active with DESIRED 0 (unregistering intel_cpufreq cleared it), schedutil
-# DESIRED above MIN. "off" is refused with HWP and must change nothing.
+# passive -> active -> passive; after each switch the driver, policies,
+# governor and request (active: DESIRED 0); "off" is refused with HWP
 scenario_start modes 6
 start_load
 for i in $(seq 1 $N); do
@@ -472,10 +466,8 @@ echo "R-INFO: bad input: $n_inputs writes to $n_attrs attributes"
 scenario_end badinput
 
 # ---- scenario: suspend to idle -----------------------------------------------
-# Last: a guest that never wakes up is caught only by the host's timeout.
-# `echo freeze > /sys/power/state` with pm_test "platform": suspend down to
-# the noirq stage (cpufreq_suspend() included), then a timer wakes the system
-# instead of the idle loop (the rtc-cmos alarm does not wake QEMU's pc from it)
+# Last (a guest that never wakes is caught only by the host's timeout); pm_test
+# "platform": down to noirq (cpufreq_suspend() included), a timer wakes it
 scenario_start freeze 3
 # configs/robustness.config sets CONFIG_SUSPEND and CONFIG_PM_DEBUG
 if ! [ -w /sys/power/state ] || ! grep -qw freeze /sys/power/state; then
