@@ -10,9 +10,8 @@ mkdir -p "$out" "$logs"
 
 . "$REPO/tools/lib/ktap.sh"
 . "$REPO/tools/lib/hwp-machine.sh"
-# the machine and kernel, the kselftest's build, the guest's run, the
-# checker's nested document (tests/hwp-machine/check.py driver), and the
-# kselftest's five paths below
+# machine and kernel, kselftest build, guest run, check.py's document, and
+# the kselftest's five paths below
 ktap_plan 9
 
 if ! hwp_prepare "$out"; then

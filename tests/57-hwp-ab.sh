@@ -23,10 +23,8 @@ stop() { ktap_fail_rest "$1"; exit 0; }
 # the machine, the series (the x86 test kernel) and hwpload
 hwp_prepare "$dir" || { ktap_fail "kernels and machine build" "$HWP_WHY"; stop "$HWP_WHY"; }
 series_img=$HWP_IMG
-# the base kernel: the walk kernel's base step (suite 21 keeps a copy of its
-# bzImage with the key of its inputs, base_key); without a current copy it
-# is built here the same way, incrementally in the walk's worktree and
-# build directory
+# the base kernel: suite 21's copy of the walk's base step (key: base_key),
+# else built here the same way (kernels.md)
 base_img=$BUILD/out/walk-base/bzImage
 want=$(base_key)
 if [ ! -f "$base_img" ] || [ "$(cat "$BUILD/out/walk-base/key" 2>/dev/null)" != "$want" ]; then

@@ -19,18 +19,12 @@ reads a suite's output (log lines and one KTAP document, results possibly
 with nested documents indented by four spaces) and prints
     FAIL <suite>: <name>: <why>     one per failure
     SKIP <suite>: <name>: <why>     one per skip
-    CACHED <suite>: <name>: <note>  one per "ok ... # cached" result: passed
-                                    in an earlier run with the same inputs,
-                                    not run again (never counted as passed)
+    CACHED <suite>: <name>: <note>  one per "ok ... # cached" (not a pass)
     COUNT <passed> <failed> <skipped> <cached>
 Why not the kernel's parser: 5.10's tools/testing/kunit/kunit.py parse
 reads KUnit's own shape (suites with "# Subtest:" lines) and finds no test
 in a flat document with a plan.
-A result with a nested document counts as its nested results (a parent
-that says "not ok" although its children passed adds one failure of its
-own). A document without a plan, a missing or extra result, a result out of
-order, or no KTAP document at all is a failure; so is a non-zero exit status
-with no failure reported.
+What counts as a failure: Documentation/project/harness.md, "Test suites".
 """
 import re
 import sys

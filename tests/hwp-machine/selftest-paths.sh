@@ -1,8 +1,5 @@
-# Guest of tests/56-hwp-driver.sh: the series' HWP kselftest (hwp_request) in
-# one of five boots: active (it switches to passive, passes and restores,
-# also when killed with SIGTERM); noninvariant, broadwell, hybrid and nohwp
-# (QEMU's own machine, no HWP), where it skips with the reason. Markers
-# (BEFORE-/AFTER-*, KSELFTEST*, RESTORED, DESIRED<n>, TERM-*):
+# Guest of tests/56-hwp-driver.sh: the HWP kselftest in one of its five
+# boots (active, noninvariant, broadwell, hybrid, nohwp) and its markers:
 # Documentation/project/hwp-machine.md, "The suites that boot it".
 set -u
 . /lib/hwp-guest-lib.sh

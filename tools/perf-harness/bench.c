@@ -17,17 +17,8 @@
  *                              signature, timed the same way, gives the
  *                              overhead of the loop and the indirect call
  *
- * The hints are schedutil's, as the series' governor computes them (7.3's
- * bounds without uclamp): min_perf the DEADLINE bandwidth, target_perf
- * map_util_perf(util) within [min_perf, capacity], max_perf the capacity.
- * They are computed before the measurement, which covers the callback alone,
- * from cached state to the value written to HWP_REQUEST.
- *
- * The utilization model is documented in Documentation/project/perf-harness.md:
- * PELT-like geometric averaging with y^32 = 1/2 per 1 ms period, util in
- * 0..1024, work counted in full-capacity time (frequency invariance), and
- * schedutil updates at scheduler events (1 ms ticks while running, wake-ups,
- * sleeps) rate-limited to the policy's transition delay.
+ * The hints are schedutil's (7.3's bounds without uclamp), computed before
+ * the measurement; the utilization model: perf-harness.md, "The traces".
  */
 #include <math.h>
 #include <stdint.h>
@@ -128,22 +119,13 @@ static void gen(struct trace *tr)
 			continue;
 		have = 1;
 		last_update = t;
-		/*
-		 * schedutil_cpu_util(FREQUENCY_UTIL): the deadline bandwidth is
-		 * added to the CFS utilization, capped at the capacity; the perf
-		 * path also passes it alone as the required minimum.
-		 */
+		/* DEADLINE bandwidth added to CFS, capped; alone: min_perf */
 		tr->u[tr->n++] = (struct update){ t,
 			(unsigned int)fmin(1024.0, util + tr->dl), tr->dl };
 	}
 }
 
-/*
- * The driver state before the first call: the full range, turbo on, EPP 0x80
- * (balance_performance).  The series' invariance reference level is
- * round(guaranteed * (highest * 1024 / guaranteed) / 1024), as
- * intel_pstate_perf_ref() computes it: here exactly the highest level.
- */
+/* Before the first call: the full range, turbo on, EPP 0x80; reference = highest */
 static void setup_cb(const struct h6_callback *cb)
 {
 	struct h6_model m = {
