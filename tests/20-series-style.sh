@@ -1,6 +1,7 @@
 #!/bin/bash
 # Suite 20: the series' style with the kernel's own tools: checkpatch.pl
 # --strict, author and Signed-off-by, kernel-doc (harness.md, "Test suites").
+# cache: whole input (tools/check.sh: reported cached when nothing it reads changed)
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 PATCHES=${PATCHES:-$REPO/patches}
