@@ -8,7 +8,7 @@ REPO=${REPO:-$(cd "$here/.." && pwd)}
 BUILD=${BUILD:-$REPO/build}
 KSRC=${KSRC:-$BUILD/linux}
 export REPO BUILD KSRC
-splats='BUG:|WARNING:|possible circular locking|suspicious RCU usage|sleeping function called from invalid context|KASAN|UBSAN|Oops|Call Trace|general protection|detected stalls|self-detected stall'
+splats=$REPO/tools/lib/splats.ere # the one splat pattern, also the guests' /lib/splats.ere
 mkdir -p "$BUILD"
 . "$REPO/tools/lib/ktap.sh"
 # shellcheck source=tools/lib/hwp-machine.sh
@@ -37,7 +37,7 @@ t0=$(date +%s)
 ktap_sub debug env KUNIT_BOOT_TIMEOUT="${ROBUST_KUNIT_TIMEOUT:-1200}" "$REPO/tools/kunit-boot.sh" \
 	x86_64 "$kimage" intel_pstate_perf cpufreq-perf-test 2>"$BUILD/58-kunit.err"
 echo "# debug kernel (KUnit): boot and suites took $(($(date +%s) - t0))s (log $kout/kunit-console.log)"
-hit=$(tr -d '\r' <"$kout/kunit-console.log" 2>/dev/null | grep -m1 -E "$splats")
+hit=$(tr -d '\r' <"$kout/kunit-console.log" 2>/dev/null | grep -m1 -E -f "$splats")
 [ -s "$kout/kunit-console.log" ] || hit="no console log $kout/kunit-console.log"
 ktap_check debug.kunit-phase.splats "$hit" [ -z "$hit" ]
 
@@ -141,7 +141,7 @@ ktap_sub scenarios python3 "$REPO/tests/hwp-machine/check.py" scenarios "$log.tx
 ktap_sub record python3 "$REPO/tests/hwp-machine/check.py" robustness "$log.txt" "$record" "${scen[@]}" end
 
 # 3. the whole log
-n=$(grep -cE "$splats" "$log.txt")
-ktap_check splats_total "$n splat line(s), first: $(grep -m1 -E "$splats" "$log.txt" | cut -c1-160)" [ "$n" -eq 0 ]
+n=$(grep -cE -f "$splats" "$log.txt")
+ktap_check splats_total "$n splat line(s), first: $(grep -m1 -E -f "$splats" "$log.txt" | cut -c1-160)" [ "$n" -eq 0 ]
 # the exit status follows the results (KTAP_FAILED counts every not ok)
 [ "$KTAP_FAILED" = 0 ]

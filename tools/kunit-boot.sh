@@ -78,7 +78,7 @@ ktap_check boot "the kernel did not reach the end of the tests: ${why:-qemu-run 
 	[ "$run_rc" = 0 ]
 online=$(tr -d '\r' <"$log" | sed -n 's/^kunit-init: cpus online //p' | head -n 1)
 ktap_check cpus-online "/init saw CPUs '${online:-none}' online, want 0-1" [ "$online" = 0-1 ]
-splat=$(grep -m1 -E 'Kernel panic|Oops|BUG:|Call Trace|WARNING:' "$log" | tr -d '\r' | cut -c1-160)
+splat=$(grep -m1 -E -f "$here/lib/splats.ere" "$log" | tr -d '\r' | cut -c1-160)
 ktap_check console "kernel crash or warning during the run: $splat" [ -z "$splat" ]
 
 # --- parse with the tree's kunit.py ------------------------------------------

@@ -4,7 +4,8 @@
 #   tools/mkinitramfs.sh OUT.cpio.gz SCRIPT [FILE:DEST ...]
 # /init mounts proc, sysfs, devtmpfs and debugfs, runs SCRIPT as /test.sh,
 # prints QEMU-TEST-RC=<its status> and QEMU-TEST-END (tools/qemu-run.sh
-# waits for it) and powers off. Each FILE is copied to DEST with its mode.
+# waits for it) and powers off. Each FILE is copied to DEST with its mode;
+# /lib/splats.ere is always there: the one splat pattern, tools/lib/splats.ere.
 # Environment: KSRC BUILD; BUSYBOX (default /bin/busybox; static, of the
 #   guest's arch: for arm64 BUSYBOX=$(tools/fetch-base.sh busybox-arm64)).
 set -euo pipefail
@@ -17,6 +18,7 @@ BUSYBOX=${BUSYBOX:-/bin/busybox}
 [ $# -ge 2 ] || die "usage: $0 OUT.cpio.gz SCRIPT [FILE:DEST ...]"
 out=$1 script=$2
 shift 2
+set -- "$here/lib/splats.ere:/lib/splats.ere" "$@"
 [ -f "$script" ] || die "no such script: $script"
 [ -x "$BUSYBOX" ] || die "$BUSYBOX not found: install busybox-static ('make deps')"
 if readelf -l "$BUSYBOX" 2>/dev/null | grep -q 'Requesting program interpreter'; then

@@ -102,4 +102,4 @@ guar_low() {
 	say GUAR-STATUS-CLEARED "$(hwpload rdmsr 0 0x777) $(hwpload rdmsr 1 0x777)"
 }
 # the kernel's warnings, one "DMESG: " line each, for the host's checker
-splats() { dmesg | grep -E 'unchecked MSR|WARNING:|BUG:|Call Trace' | sed 's/^/DMESG: /'; }
+splats() { dmesg | grep -E -f /lib/splats.ere | sed 's/^/DMESG: /'; }

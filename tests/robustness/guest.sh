@@ -4,7 +4,6 @@
 
 CF=/sys/devices/system/cpu/cpufreq
 IP=/sys/devices/system/cpu/intel_pstate
-SPLATS='BUG:|WARNING:|possible circular locking|suspicious RCU usage|sleeping function called from invalid context|KASAN|UBSAN|Oops|Call Trace|general protection|detected stalls|self-detected stall'
 # knob NAME DEFAULT: robust.NAME=<digits> of the kernel command line
 knob() { v=$(sed -n "s/.*robust\.$1=\([0-9]*\).*/\1/p" /proc/cmdline); echo "${v:-$2}"; }
 SCALE=$(knob iter 1) STWAIT=$(knob stwait 600) STTIMEOUT=$(knob sttimeout 900)
@@ -26,10 +25,10 @@ mark() {
 # kernel log since the last call: splats fail the scenario
 splat_check() {
 	log=$(dmesg -c 2>/dev/null)
-	hit=$(echo "$log" | grep -m1 -E "$SPLATS")
+	hit=$(echo "$log" | grep -m1 -E -f /lib/splats.ere)
 	[ -z "$hit" ] && { pass "$1.splats"; return; }
 	fail "$1.splats" "$hit"
-	echo "$log" | grep -E -A12 "$SPLATS" | head -40 | sed 's/^/  | /'
+	echo "$log" | grep -E -A12 -f /lib/splats.ere | head -40 | sed 's/^/  | /'
 }
 
 both_eq() { [ "$1" = "$2" ] && [ "$3" = "$4" ]; }
