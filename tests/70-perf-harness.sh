@@ -28,12 +28,9 @@ result() {
 	[ "$2" != 0 ] || [ -z "$3" ] || keep "$1" "# $1: $3"
 }
 
-# Every result but deps and fuzz is a function of its inputs: the perf
-# harness, this suite, the series' commits, the pinned files of mainline
-# 7.3 and the compilers.  A run that passed all of them is recorded under a
-# key of those inputs; a run with the same key reports them as cached, with
-# the lines they printed (keep NAME LINE), never as passes; CHECK_FRESH=1
-# runs them again.
+# Every result but deps and fuzz is cached under a key of its inputs (below;
+# harness.md): a run that passed all of them is recorded with the lines they
+# printed (keep NAME LINE), which a cached run repeats.
 key=$({
 	cd "$REPO" && find tools/perf-harness tests/70-perf-harness.sh base.sha256 -type f | sort | xargs sha256sum
 	git -C "$KSRC" rev-parse "$BASE_TAG" "$SERIES_BRANCH" 2>&1
@@ -90,11 +87,7 @@ hm fuzz FUZZ_SECONDS="$FUZZ_SECONDS" > "$OUT/fuzz-make.log" 2>&1
 result perf-harness-fuzz $? "$(sed -n 's/^fuzz: \([0-9].*\), no invariant failure/\1/p' "$OUT/fuzz-make.log"), ASan+UBSan" \
 	"$(grep -m1 -E 'invariant failed|ERROR|SUMMARY|error' "$OUT/fuzz.log" "$OUT/fuzz-make.log" 2>/dev/null | head -1 | grep . || echo "see $OUT/fuzz-make.log")"
 
-# The differential checks: each a nested KTAP document.  Known deviations
-# of the series (each named by its cause in the "# diff:" line) are
-# reported, not failed; an unexplained difference, a broken invariant, a
-# level above the usable one or an empty domain fails.  Zero differences is
-# the series' target at the feature tip; --strict makes any difference fail.
+# The differential checks, each a nested KTAP document (perf-harness.md).
 # check_run TREE DIR PROG [ARG...]: build tools/perf-harness's PROG from the
 # series tree TREE into DIR and run it with ARGs, output in DIR/PROG.log and
 # its status in rc; fails, with the reason in why, if it did not build.

@@ -57,14 +57,8 @@ llvm)
 *) die "unsupported TOOLCHAIN $TOOLCHAIN (gcc or llvm)" ;;
 esac
 
-# The build directory. For a tree of the harness's own (under $BUILD) it is
-# the tree's direct subdirectory .build-NAME (the kernel's .gitignore
-# ignores it): kbuild then names every source "../path" (srctree := ..),
-# so the same file compiled the same way in two trees is one ccache entry,
-# and the test kernel after the walk's tip build, or a tree at the base
-# after the walk's base step, compiles only what differs. $BUILD/out/NAME
-# is a link to it, where every script looks. Elsewhere (a KSRC of the
-# user's) it is $BUILD/out/NAME itself.
+# The build directory: .build-NAME in a tree under $BUILD (one ccache entry
+# per file across trees, kernels.md), linked from $BUILD/out/NAME; else that.
 out=$BUILD/out/$name
 mkdir -p "$BUILD/out"
 real=$(cd "$KSRC" && pwd -P)
@@ -89,6 +83,8 @@ export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD}
 cc=$ccbin
 command -v ccache >/dev/null && cc="ccache $ccbin"
 kmake() { make -s -C "$KSRC" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" CC="$cc" "${toolchain[@]}" "$@"; }
+# build_failed WHAT: the log's errors and tail on stderr, then die
+build_failed() { { grep -E 'error|Error' "$out/build.log" | head -n 20 || true; tail -n 20 "$out/build.log"; } >&2; die "$1 (log: $out/build.log)"; }
 
 # --- config: regenerate only when the inputs change -------------------------
 inputs=$( {
@@ -144,11 +140,7 @@ fi
 if [ -n "$targets" ]; then
 	log "making $name ($arch, $TOOLCHAIN, -j$JOBS): $targets${make_args[*]:+ (${make_args[*]})}"
 	# shellcheck disable=SC2086
-	if ! kmake -j"$JOBS" "${make_args[@]}" $targets >"$out/build.log" 2>&1; then
-		grep -E 'error|Error' "$out/build.log" | head -n 20 >&2 || true
-		tail -n 20 "$out/build.log" >&2
-		die "make $targets failed (log: $out/build.log)"
-	fi
+	kmake -j"$JOBS" "${make_args[@]}" $targets >"$out/build.log" 2>&1 || build_failed "make $targets failed"
 	echo "$out"
 	exit 0
 fi
@@ -164,11 +156,7 @@ cpu_mark 0
 # a build that shows the kernel compiles must compile them as well
 mods=()
 ! grep -qx 'CONFIG_MODULES=y' "$out/.config" || mods=(modules)
-if ! kmake -j"$JOBS" "$target" "${mods[@]}" >"$out/build.log" 2>&1; then
-	grep -E 'error|Error' "$out/build.log" | head -n 20 >&2 || true
-	tail -n 20 "$out/build.log" >&2
-	die "kernel build failed (log: $out/build.log)"
-fi
+kmake -j"$JOBS" "$target" "${mods[@]}" >"$out/build.log" 2>&1 || build_failed "kernel build failed"
 secs=$(($(date +%s) - start))
 cpu_mark 1
 cpu=$(($(cpu_secs 1) - $(cpu_secs 0)))

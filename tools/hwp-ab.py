@@ -2,33 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """hwp-ab: measure package energy and speed of the field's workloads, A/B.
 
-Workloads (DESIGN.md section 6):
-  periodic-73Hz .. periodic-401Hz  fixed work every period (Doug Smythies'
-                                    kind of load); perf = mean time to finish
-                                    one work packet (lower is better)
-  serial                           many short processes, one after another;
-                                    perf = processes per second
-  pingpong                         two threads passing a byte over pipes;
-                                    perf = round trips per second
-
-Energy: package energy (RAPL) through perf's power/energy-pkg/ event.
-
-run: one run on the running kernel, one CSV file in DIR/runs named after
-uname -r, the cpufreq driver, the governor and LABEL.  compare: the table of
-every run, the first config (or the one matching --base) as the baseline,
-and DIR/summary.csv.  plan: the commands of one run ("REPEAT WORKLOAD
-COMMAND..."), for a machine without Python that runs them and reads the
-energy counter around each (tests/hwp-machine/ab-guest.sh); import: the
-AB-RUN/AB-ROW lines it printed, as a run file for compare.
-
-Across kernels: boot kernel A, 'run -l A'; boot kernel B, 'run -l B'; then
-'compare'.  Across governors: set one in sysfs, 'run', set the other,
-'run', 'compare'.  Keep DIR: it also holds the work calibration (the amount of
-work per packet is measured once and kept fixed for every later run) and
-the compiled helpers.
-
---dry-run: tiny workloads, no energy meter; checks that the tool works
-anywhere.
+run: one CSV file in DIR/runs per run; compare: the table of every run (the
+first config, or the one matching --base, is the baseline) and
+DIR/summary.csv. Workloads, energy and use: hardware-guide.md section 5.
+plan and import: a run on a guest without Python (hwp-machine.md, 57-hwp-ab).
 """
 
 import argparse
