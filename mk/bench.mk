@@ -6,5 +6,5 @@ BENCH_DIR ?= $(BUILD)/bench
 .PHONY: bench
 bench: tree
 	@echo "== bench: cost of the HWP mapping"
-	@$(if $(NO_DEPS),true,$(CURDIR)/tools/perf-harness/deps.sh)
+	@$(if $(NO_DEPS),true,$(CURDIR)/tools/deps.sh --perf)
 	$(MAKE) -s -C $(CURDIR)/tools/perf-harness bench KSRC=$(KSRC) OUT=$(BENCH_DIR)

@@ -3,7 +3,7 @@
 # The error cases run against a scratch build directory, never the real cache.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
-BASE_VERSION=${BASE_VERSION:-5.10.262-1}
+: "${BASE_VERSION:?}"
 deb=linux-source-5.10_${BASE_VERSION}_all.deb
 tag=base-$BASE_VERSION
 fetch=$REPO/tools/fetch-base.sh

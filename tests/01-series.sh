@@ -4,7 +4,7 @@
 # cache: whole input (tools/check.sh: reported cached when nothing it reads changed)
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
-BASE_VERSION=${BASE_VERSION:-5.10.262-1}
+: "${BASE_VERSION:?}"
 SERIES_AUTHOR=${SERIES_AUTHOR:-Schedutil Perf Hints <perf-hints@example.org>}
 series=$REPO/tools/series.sh
 . "$REPO/tools/lib/ktap.sh"

@@ -6,7 +6,7 @@ set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 # shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
-base=base-${BASE_VERSION:-5.10.262-1}
+base=base-${BASE_VERSION:?}
 branch=${SERIES_BRANCH:-series}
 name=kunit-arm64-llvm
 ktap_plan 4

@@ -5,7 +5,7 @@ set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 SERIES_BRANCH=${SERIES_BRANCH:-series}
-BASE_TAG=${BASE_TAG:-base-${BASE_VERSION:-5.10.262-1}}
+BASE_TAG=${BASE_TAG:-base-${BASE_VERSION:?}}
 H=$REPO/tools/perf-harness
 OUT=$BUILD/perf-harness
 mkdir -p "$OUT"
@@ -50,8 +50,8 @@ cached() {
 	ktap_cached "$1" "$when $key"
 }
 
-"$H/deps.sh" > "$OUT/deps.log" 2>&1
-result perf-harness-deps $? "" "tools/perf-harness/deps.sh could not install what is missing: $(tail -3 "$OUT/deps.log")"
+"$REPO/tools/deps.sh" --perf > "$OUT/deps.log" 2>&1
+result perf-harness-deps $? "" "tools/deps.sh --perf could not install what is missing: $(tail -3 "$OUT/deps.log")"
 
 # The callbacks: both extracted and compiled, each object defining the
 # kernel's intel_cpufreq_adjust_perf; and the extraction refuses a header

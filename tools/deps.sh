@@ -1,12 +1,13 @@
 #!/bin/bash
 # Install the Debian packages the workspace needs that are missing (apt-get).
-#   tools/deps.sh [--deb]   --deb: also what make deb needs
+#   tools/deps.sh [--deb | --perf]   --deb: also what make deb needs;
+#   --perf: only what tools/perf-harness needs (its make deps, suite 70)
 set -euo pipefail
-deb=0
-for a in "$@"; do
-	[ "$a" = --deb ] || { echo "deps: error: unknown argument '$a' (use --deb)" >&2; exit 2; }
-	deb=1
-done
+deb=0 perf=0
+case "${1:-}" in
+'') ;; --deb) deb=1 ;; --perf) perf=1 ;;
+*) echo "deps: error: unknown argument '$1' (use --deb or --perf)" >&2; exit 2 ;;
+esac
 PKGS=(build-essential git ca-certificates xz-utils ccache flex bison bc
 	libelf-dev libssl-dev cpio python3 sparse clang
 	busybox-static qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
@@ -28,6 +29,7 @@ PKGS=(build-essential git ca-certificates xz-utils ccache flex bison bc
 # (the rest of what it runs is in the list above); pahole (dwarves) for
 # make deb DEB_DEBUG_INFO=1
 [ "$deb" = 0 ] || PKGS+=(rsync kmod fakeroot dwarves)
+[ "$perf" = 0 ] || PKGS=(build-essential clang valgrind binutils libclang-rt-14-dev)
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")

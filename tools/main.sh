@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 export REPO=${REPO:-$(dirname "$here")}
 export BUILD=${BUILD:-$REPO/build}
 export KSRC=${KSRC:-$BUILD/linux}
-BASE_VERSION=${BASE_VERSION:-5.10.262-1}
+: "${BASE_VERSION:?}"
 BOOT_ARGS=${BOOT_ARGS:-intel_pstate=passive cpufreq.default_governor=schedutil}
 export CHECK_RUN_ID=${CHECK_RUN_ID:-main-$(date +%s)-$$}
 

@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}
 KSRC=${KSRC:-$REPO/build/linux}
 PATCHES=${PATCHES:-$REPO/patches}
-BASE_TAG=${BASE_TAG:-base-${BASE_VERSION:-5.10.262-1}}
+BASE_TAG=${BASE_TAG:-base-${BASE_VERSION:?}}
 numbers=(1 2 3 4 5 6 7)
 
 # git without the user's configuration, and a committer for `git am`

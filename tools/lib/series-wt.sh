@@ -8,8 +8,7 @@
 # worktree out at COMMIT, refusing local changes (they would ride along: the
 # build would not be the commit's); on failure each returns 1 with the
 # reason in SERIES_WT_WHY.
-BASE_VERSION=${BASE_VERSION:-5.10.262-1}
-base=base-$BASE_VERSION
+base=base-${BASE_VERSION:?}
 branch=${SERIES_BRANCH:-series}
 wt=$BUILD/wt/bisect
 SERIES_WT_WHY=
