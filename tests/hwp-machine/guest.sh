@@ -28,28 +28,33 @@ spin() {
 }
 unspin() { kill $spin_pid; wait $spin_pid 2>/dev/null; }
 
+# low CPU: a CPU in NOHZ idle sends schedutil no update, so its request only
+# changes when it next wakes: wake CPU briefly (100 us of work every 100 ms
+# for 1 s) until the decayed utilization has brought DESIRED to the lower
+# half, at most 20 times
+low() {
+	i=0
+	eval h=\$hi$1
+	while [ $i -lt 20 ] && ! req_is "$1" "des <= $h / 2"; do
+		hwpload duty "$1" 100 100000 1
+		i=$((i + 1))
+	done
+}
+
 phase idle-start
+# each spin phase starts from the lower half, so that its ramp is in it
 for cpu in 0 1; do
+	low $cpu
 	phase spin-cpu$cpu
 	eval h=\$hi$cpu
 	spin $cpu "des == $h && max == $h"
 	phase spin-cpu$cpu-done
 	unspin
 done
-# idle: a CPU in NOHZ idle sends schedutil no update, so its request only
-# changes when it next wakes: low1 wakes CPU 1 briefly (100 us of work
-# every 100 ms for 1 s) until the decayed utilization has brought DESIRED
-# to the lower half, at most 20 times
-low1() {
-	i=0
-	while [ $i -lt 20 ] && ! req_is 1 "des <= $hi1 / 2"; do
-		hwpload duty 1 100 100000 1
-		i=$((i + 1))
-	done
-}
+# idle: CPU 1 woken until DESIRED falls to the lower half
 phase idle
 phase idle-wake
-low1
+low 1
 say IDLE-DESIRED1 "$(desired 1)"
 if [ -f /etc/hwp-guest-short ]; then
 	phase end
