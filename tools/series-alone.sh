@@ -1,7 +1,9 @@
 #!/bin/bash
 # Do the fixes at the front of the series apply to the base alone, each with
 # the patches the cover letter says it needs ("Patch 4 needs patch 3", followed
-# to the end)? One KTAP result per patch (harness.md, suite 01).
+# to the end)? And does the series apply with plain git am without each
+# deviation ([5.10-only], [RFC]) and what needs it? One KTAP result each
+# (harness.md, suite 01).
 #   tools/series-alone.sh
 # Environment: REPO KSRC PATCHES BASE_VERSION BASE_TAG; TMPDIR (the detached
 #   worktree, removed on exit).
@@ -21,7 +23,11 @@ export GIT_COMMITTER_NAME=series-alone GIT_COMMITTER_EMAIL=series-alone@localhos
 
 # shellcheck source=tools/lib/ktap.sh
 . "$here/lib/ktap.sh"
-ktap_plan "${#numbers[@]}"
+deviations=()
+for p in "$PATCHES"/[0-9][0-9][0-9][0-9]-{5.10-only,RFC}-*.patch; do
+	[ ! -f "$p" ] || deviations+=($((10#$(basename "$p" | cut -c1-4))))
+done
+ktap_plan $((${#numbers[@]} + ${#deviations[@]}))
 
 if [ ! -d "$KSRC/.git" ] ||
 	! git -C "$KSRC" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null; then
@@ -103,7 +109,25 @@ check_one() {
 	fi
 }
 
+# drop_one D: every patch but D and those that need it, in order, plain git am
+drop_one() {
+	local d=$1 p n name="the series applies to $BASE_TAG without patch $1"
+	w am --abort >/dev/null 2>&1 || true
+	w reset -q --hard "$BASE_TAG"
+	for p in "$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch; do
+		n=$((10#$(basename "$p" | cut -c1-4)))
+		case "$n" in 0 | "$d") continue ;; esac
+		if grep -qx "$d" <<<"$(needs "$n")"; then name="$name and patch $n, which needs it"; continue; fi
+		w am -q --keep-non-patch "$p" >"$log" 2>&1 ||
+			{ ktap_fail "$name" "patch $n does not apply: $(why)"; return 0; }
+	done
+	ktap_ok "$name"
+}
+
 for n in "${numbers[@]}"; do
 	check_one "$n"
+done
+for d in "${deviations[@]}"; do
+	drop_one "$d"
 done
 [ "$KTAP_FAILED" -eq 0 ]

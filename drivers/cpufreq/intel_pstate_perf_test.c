@@ -576,6 +576,16 @@ static void intel_pstate_perf_test_max_perf(struct kunit *test)
 }
 
 /*
+ * The highest level MIN may take: where a floor is above it, MIN is this
+ * level.  The policy maximum takes precedence over everything else, and a
+ * floor never asks for more than the CPU can run at.
+ */
+static int pstate_test_top(const struct pstate_test_limits *lim)
+{
+	return min(pstate_test_cap(lim), lim->max_ratio);
+}
+
+/*
  * Check one point of a sweep; on the first violation, report it and return
  * false, so that a broken property is reported once and not a thousand times.
  */
@@ -597,7 +607,7 @@ static bool pstate_test_sweep_point(struct kunit *test,
 	int floor = max3(min_perf >= capacity ? cap :
 			 min(cap, pstate_test_ceil(min_perf, capacity, ref)),
 			 lim->lowest, lim->min_ratio);
-	int top = min(cap, lim->max_ratio);
+	int top = pstate_test_top(lim);
 	const char *why = NULL;
 
 	if (l.min > l.desired || l.desired > l.max)
@@ -644,10 +654,10 @@ static bool pstate_test_sweep_point(struct kunit *test,
  *   lower of those two;
  * - exactly: MIN == min(highest floor, cap, policy maximum) and
  *   MAX == max(min(ceiling of max_perf, policy maximum), MIN);
+ * - the fields other than MIN, MAX and DESIRED are never touched;
  * - DESIRED never decreases as target_perf grows;
  * - DESIRED == the exact ceiling of ref * target_perf / capacity, at most cap
- *   (cap when target_perf >= capacity), whenever that lies within [MIN, MAX];
- * - the fields other than MIN, MAX and DESIRED are never touched.
+ *   (cap when target_perf >= capacity), whenever that lies within [MIN, MAX].
  */
 static void intel_pstate_perf_test_sweep(struct kunit *test)
 {
