@@ -33,6 +33,16 @@ req_is() {
 	min=$((v & 255)) max=$(((v >> 8) & 255)) des=$(((v >> 16) & 255))
 	[ $(($2)) = 1 ]
 }
+# wake_until CPU TEST: a CPU in NOHZ idle sends schedutil no update, so its
+# request only changes when it wakes: wake it briefly (100 us of work every
+# 100 ms for 1 s) until TEST holds, at most 20 times
+wake_until() {
+	wakes=0
+	while [ $wakes -lt 20 ] && ! req_is "$1" "$2"; do
+		hwpload duty "$1" 100 100000 1
+		wakes=$((wakes + 1))
+	done
+}
 # wait_until SECONDS COMMAND...: poll every 0.1 s; status 1 if it never succeeded
 # (its counter is not "i", which its callers' loops use)
 wait_until() {

@@ -28,18 +28,9 @@ spin() {
 }
 unspin() { kill $spin_pid; wait $spin_pid 2>/dev/null; }
 
-# low CPU: a CPU in NOHZ idle sends schedutil no update, so its request only
-# changes when it next wakes: wake CPU briefly (100 us of work every 100 ms
-# for 1 s) until the decayed utilization has brought DESIRED to the lower
-# half, at most 20 times
-low() {
-	i=0
-	eval h=\$hi$1
-	while [ $i -lt 20 ] && ! req_is "$1" "des <= $h / 2"; do
-		hwpload duty "$1" 100 100000 1
-		i=$((i + 1))
-	done
-}
+# low CPU: woken until the decayed utilization has brought DESIRED to the
+# lower half
+low() { eval "wake_until $1 \"des <= \$hi$1 / 2\""; }
 
 phase idle-start
 # each spin phase starts from the lower half, so that its ramp is in it

@@ -43,6 +43,8 @@ misc=$(hwpload rdmsr 0 0x1a0)
 phase fw-turbo-off
 hwpload wrmsr 0 0x1a0 $((misc | (1 << 38))) || echo "GUEST-ERROR=wrmsr MISC_ENABLE failed"
 say FW-NO-TURBO "$(cat $pst/no_turbo)"
+# the driver applies it at CPU 0's next update: the phase starts after it
+wake_until 0 "max <= 18"
 load_phase fw-turbo-off-umin hwpload uclamp 1024 1024 spin 0 4
 load_phase fw-turbo-off-spin hwpload spin 0 4
 phase fw-turbo-on
