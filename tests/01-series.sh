@@ -117,4 +117,4 @@ ktap_check "series-author-is-project-identity" \
 	"patches authored by $(echo "$others" | tr '\n' ';') instead of SERIES_AUTHOR ($SERIES_AUTHOR)" [ -z "$others" ]
 cl=$(wc -c <"$REPO/patches/0000-cover-letter.patch")
 ktap_check "cover-letter-at-most-12-KiB" "patches/0000-cover-letter.patch has $cl bytes, more than 12288" [ "$cl" -le 12288 ]
-ktap_sub "fixes-apply-alone" "$REPO/tools/series-alone.sh"
+ktap_sub "apply-alone-and-without-each-deviation" "$REPO/tools/series-alone.sh"

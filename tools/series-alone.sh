@@ -4,7 +4,7 @@
 # to the end)? And does the series apply with plain git am without each
 # deviation ([5.10-only], [RFC]) and what needs it? One KTAP result each
 # (harness.md, suite 01).
-#   tools/series-alone.sh
+#   BASE_VERSION=5.10.262-1 tools/series-alone.sh
 # Environment: REPO KSRC PATCHES BASE_VERSION BASE_TAG; TMPDIR (the detached
 #   worktree, removed on exit).
 set -euo pipefail
@@ -23,11 +23,13 @@ export GIT_COMMITTER_NAME=series-alone GIT_COMMITTER_EMAIL=series-alone@localhos
 
 # shellcheck source=tools/lib/ktap.sh
 . "$here/lib/ktap.sh"
+# the deviations: the patches whose subject starts with [5.10-only] or [RFC]
 deviations=()
-for p in "$PATCHES"/[0-9][0-9][0-9][0-9]-{5.10-only,RFC}-*.patch; do
-	[ ! -f "$p" ] || deviations+=($((10#$(basename "$p" | cut -c1-4))))
+for p in "$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch; do
+	! grep -qE '^Subject: \[PATCH [0-9]+/[0-9]+\] \[(5\.10-only|RFC)\]' "$p" ||
+		deviations+=($((10#$(basename "$p" | cut -c1-4))))
 done
-ktap_plan $((${#numbers[@]} + ${#deviations[@]}))
+ktap_plan $((${#numbers[@]} + 1 + ${#deviations[@]}))
 
 if [ ! -d "$KSRC/.git" ] ||
 	! git -C "$KSRC" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null; then
@@ -114,11 +116,17 @@ drop_one() {
 	local d=$1 p n name="the series applies to $BASE_TAG without patch $1"
 	w am --abort >/dev/null 2>&1 || true
 	w reset -q --hard "$BASE_TAG"
+	w clean -q -fd
 	for p in "$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch; do
 		n=$((10#$(basename "$p" | cut -c1-4)))
 		case "$n" in 0 | "$d") continue ;; esac
-		if grep -qx "$d" <<<"$(needs "$n")"; then name="$name and patch $n, which needs it"; continue; fi
-		w am -q --keep-non-patch "$p" >"$log" 2>&1 ||
+		if grep -qx "$d" <<<"$(needs "$n")"; then
+			case " ${deviations[*]} " in
+			*" $n "*) name="$name and patch $n, which needs it"; continue ;;
+			*) ktap_fail "$name" "patch $n, not a deviation, needs it"; return 0 ;;
+			esac
+		fi
+		w am -q --no-3way --keep-non-patch "$p" >"$log" 2>&1 ||
 			{ ktap_fail "$name" "patch $n does not apply: $(why)"; return 0; }
 	done
 	ktap_ok "$name"
@@ -127,6 +135,7 @@ drop_one() {
 for n in "${numbers[@]}"; do
 	check_one "$n"
 done
+ktap_check "deviations found" "no patch subject starts with [5.10-only] or [RFC]" [ ${#deviations[@]} -gt 0 ]
 for d in "${deviations[@]}"; do
 	drop_one "$d"
 done
