@@ -1084,6 +1084,14 @@ static void intel_pstate_update_max_freq(unsigned int cpu)
 	cpufreq_cpu_release(policy);
 }
 
+static void intel_pstate_update_max_freqs(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		intel_pstate_update_max_freq(cpu);
+}
+
 static void intel_pstate_update_limits(unsigned int cpu)
 {
 	mutex_lock(&intel_pstate_driver_lock);
@@ -1215,7 +1223,7 @@ static ssize_t show_no_turbo(struct kobject *kobj,
 static ssize_t store_no_turbo(struct kobject *a, struct kobj_attribute *b,
 			      const char *buf, size_t count)
 {
-	unsigned int input, cpu;
+	unsigned int input;
 	int ret;
 
 	ret = kstrtouint(buf, 10, &input);
@@ -1242,6 +1250,15 @@ static ssize_t store_no_turbo(struct kobject *a, struct kobj_attribute *b,
 	/* intel_cpufreq_adjust_perf() reads it without a lock. */
 	WRITE_ONCE(global.no_turbo, !!input);
 
+	if (global.no_turbo) {
+		struct cpudata *cpu = all_cpu_data[0];
+		int pct = cpu->pstate.max_pstate * 100 / cpu->pstate.turbo_pstate;
+
+		/* Squash the global minimum into the permitted range. */
+		if (global.min_perf_pct > pct)
+			global.min_perf_pct = pct;
+	}
+
 	/*
 	 * Frequency-invariant utilization is scaled against the highest
 	 * frequency the CPUs can run at, which is the base one without turbo.
@@ -1249,20 +1266,10 @@ static ssize_t store_no_turbo(struct kobject *a, struct kobj_attribute *b,
 	 */
 	arch_set_max_freq_ratio(global.no_turbo);
 
-	if (global.no_turbo) {
-		struct cpudata *cpudata = all_cpu_data[0];
-		int pct = cpudata->pstate.max_pstate * 100 / cpudata->pstate.turbo_pstate;
-
-		/* Squash the global minimum into the permitted range. */
-		if (global.min_perf_pct > pct)
-			global.min_perf_pct = pct;
-	}
-
 	mutex_unlock(&intel_pstate_limits_lock);
 
 	/* cpuinfo.max_freq follows no_turbo, and the policies with it. */
-	for_each_possible_cpu(cpu)
-		intel_pstate_update_max_freq(cpu);
+	intel_pstate_update_max_freqs();
 
 	mutex_unlock(&intel_pstate_driver_lock);
 
