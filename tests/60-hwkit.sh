@@ -154,7 +154,7 @@ fi
 ab=$REPO/tools/hwp-ab.py
 name="hwp-ab dry run writes the table and CSV"
 if ! command -v python3 >/dev/null || ! command -v gcc >/dev/null; then
-	ktap_skip "$name" "needs python3 and gcc"
+	ktap_fail "$name" "python3 or gcc missing (make deps installs both)"
 else
 	# two labelled dry runs, then the table with the first as the baseline
 	res=$work/ab
