@@ -46,6 +46,9 @@
 #include <acpi/cppc_acpi.h>
 #endif
 
+#define CREATE_TRACE_POINTS
+#include "intel_pstate_trace.h"
+
 #define FRAC_BITS 8
 #define int_tofp(X) ((int64_t)(X) << FRAC_BITS)
 #define fp_toint(X) ((X) >> FRAC_BITS)
@@ -313,6 +316,11 @@ static bool hwp_boost __read_mostly;
  * levels within [MIN, MAX] of HWP_REQUEST itself, and DESIRED is not written.
  */
 static bool hwp_dec __ro_after_init;
+/*
+ * How ->adjust_perf() turns the hints into a request: the target goes into
+ * DESIRED (false, the default), or into MIN with DESIRED left at 0 (true).
+ */
+static bool adjust_perf_floor __read_mostly;
 
 static struct cpufreq_driver *intel_pstate_driver __read_mostly;
 
@@ -1410,6 +1418,41 @@ static ssize_t store_hwp_dynamic_boost(struct kobject *a,
 	return count;
 }
 
+static ssize_t show_adjust_perf_mode(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  READ_ONCE(adjust_perf_floor) ? "floor" : "hints");
+}
+
+static ssize_t store_adjust_perf_mode(struct kobject *a,
+				      struct kobj_attribute *b,
+				      const char *buf, size_t count)
+{
+	bool floor;
+
+	if (sysfs_streq(buf, "floor"))
+		floor = true;
+	else if (sysfs_streq(buf, "hints"))
+		floor = false;
+	else
+		return -EINVAL;
+
+	mutex_lock(&intel_pstate_driver_lock);
+	if (floor != adjust_perf_floor) {
+		WRITE_ONCE(adjust_perf_floor, floor);
+		/*
+		 * Let schedutil update every policy at its next opportunity,
+		 * whatever its rate limit, so that the request of a busy CPU
+		 * follows the new mode at once.
+		 */
+		intel_pstate_update_policies();
+	}
+	mutex_unlock(&intel_pstate_driver_lock);
+
+	return count;
+}
+
 static ssize_t show_energy_efficiency(struct kobject *kobj, struct kobj_attribute *attr,
 				      char *buf)
 {
@@ -1447,6 +1490,7 @@ define_one_global_ro(turbo_pct);
 define_one_global_ro(num_pstates);
 define_one_global_rw(hwp_dynamic_boost);
 define_one_global_rw(energy_efficiency);
+define_one_global_rw(adjust_perf_mode);
 
 static struct attribute *intel_pstate_attributes[] = {
 	&status.attr,
@@ -1477,6 +1521,12 @@ static void __init intel_pstate_sysfs_expose_params(void)
 	if (WARN_ON(rc))
 		return;
 
+	if (hwp_active) {
+		rc = sysfs_create_file(intel_pstate_kobject,
+				       &adjust_perf_mode.attr);
+		WARN_ON(rc);
+	}
+
 	/*
 	 * If per cpu limits are enforced there are no global limits, so
 	 * return without creating max/min_perf_pct attributes
@@ -1502,6 +1552,9 @@ static void __init intel_pstate_sysfs_remove(void)
 		return;
 
 	sysfs_remove_group(intel_pstate_kobject, &intel_pstate_attr_group);
+
+	if (hwp_active)
+		sysfs_remove_file(intel_pstate_kobject, &adjust_perf_mode.attr);
 
 	if (!per_cpu_limits) {
 		sysfs_remove_file(intel_pstate_kobject, &max_perf_pct.attr);
@@ -2737,12 +2790,15 @@ intel_cpufreq_hwp_limits(struct cpudata *cpu, bool turbo_off)
 }
 
 /*
- * Compose the HWP request for a set of performance hints and store it in the
- * cache.  Return true if it differs from the cached one, that is, if the
+ * Compose the HWP request for a set of performance hints, store it in the
+ * cache and trace both (the intel_pstate_adjust_perf event).  Return true
+ * if it differs from the cached one, that is, if the
  * HWP_REQUEST register needs to be written.  @turbo_off: see
  * intel_cpufreq_hwp_limits().  @dec: Dynamic Efficiency Control is enabled
  * (hwp_dec, read by the caller): DESIRED stays 0, while MIN and MAX follow
- * the hints as they do without it.
+ * the hints as they do without it.  In the floor mode (adjust_perf_mode in
+ * sysfs), the level for the target goes into MIN and DESIRED stays 0, with
+ * or without DEC.
  */
 static bool intel_cpufreq_perf_request(struct cpudata *cpu, bool turbo_off,
 				       bool dec, unsigned long min_perf,
@@ -2756,10 +2812,15 @@ static bool intel_cpufreq_perf_request(struct cpudata *cpu, bool turbo_off,
 
 	l = hwp_perf_select(&lim, min_perf, target_perf, max_perf, capacity);
 	cpu->pstate.current_pstate = l.desired;
-	if (dec)
+	if (READ_ONCE(adjust_perf_floor))
+		hwp_perf_floor(&l);
+	else if (dec)
 		l.desired = 0;
 	*value = hwp_perf_request(prev, &l);
 
+	trace_intel_pstate_adjust_perf(cpu->cpu, min_perf, target_perf,
+				       max_perf, capacity, *value,
+				       *value != prev);
 	if (*value == prev)
 		return false;
 
@@ -3454,6 +3515,8 @@ static int __init intel_pstate_setup(char *str)
 		hwp_only = 1;
 	if (!strcmp(str, "per_cpu_perf_limits"))
 		per_cpu_limits = true;
+	if (!strcmp(str, "adjust_perf_floor"))
+		adjust_perf_floor = true;
 
 #ifdef CONFIG_ACPI
 	if (!strcmp(str, "support_acpi_ppc"))

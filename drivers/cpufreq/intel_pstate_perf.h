@@ -156,4 +156,20 @@ static inline u64 hwp_perf_request(u64 req, const struct hwp_perf_levels *l)
 	       HWP_DESIRED_PERF(l->desired);
 }
 
+/**
+ * hwp_perf_floor - Turn the levels for a set of hints into a floor request.
+ * @l: Levels chosen by hwp_perf_select().
+ *
+ * The level that provides the desired performance becomes the minimum, and
+ * DESIRED is left at 0, so that the processor may select any level between
+ * that floor and the maximum, as it did for schedutil's target frequency
+ * before ->adjust_perf().  MIN stays within [the required level, MAX],
+ * because DESIRED was.
+ */
+static inline void hwp_perf_floor(struct hwp_perf_levels *l)
+{
+	l->min = l->desired;
+	l->desired = 0;
+}
+
 #endif /* __INTEL_PSTATE_PERF_H__ */

@@ -873,6 +873,111 @@ static void intel_pstate_perf_test_desired_zero(struct kunit *test)
 	}
 }
 
+/*
+ * The floor mode: the level that the hints mode puts into DESIRED goes into
+ * MIN, DESIRED is 0, and MAX and the other fields are those of the hints
+ * mode.  For every target_perf from 0 to 2 x capacity, with a required
+ * level and with and without a maximum hint, MIN is at least the required
+ * level, at most MAX, and never decreases as target_perf grows.
+ */
+static void intel_pstate_perf_test_floor(struct kunit *test)
+{
+	static const struct {
+		unsigned long min_perf, target_perf, max_perf;
+		int min, max;
+	} cases[] = {
+		/* 45 * 512 / 1024 = 22.5 */
+		{ 256, 512, 1024, 23, 45 },
+		{ 0, 0, 1024, 8, 45 },
+		{ 0, 1024, 512, 23, 23 },
+		{ 0, 2048, 1024, 45, 45 },
+		{ 1024, 1024, 1024, 45, 45 },
+	};
+	static const unsigned long max_perf[] = { 1024, 512 };
+	const u64 before = pstate_test_request(0, 0, 23);
+	struct hwp_perf_levels hints, l;
+	struct pstate_test_cpu cpu;
+	unsigned long target_perf;
+	unsigned int i;
+	u64 value;
+	int last;
+
+	pstate_test_cpu(&cpu, &lim_typical, before);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		l = hwp_perf_select(&cpu.lim, cases[i].min_perf,
+				    cases[i].target_perf, cases[i].max_perf,
+				    1024);
+		hwp_perf_floor(&l);
+		value = hwp_perf_request(before, &l);
+		KUNIT_EXPECT_EQ_MSG(test, value,
+				    (before & ~PSTATE_TEST_LEVELS) |
+				    HWP_MIN_PERF(cases[i].min) |
+				    HWP_MAX_PERF(cases[i].max), "case %u", i);
+	}
+
+	for (i = 0; i < ARRAY_SIZE(max_perf); i++) {
+		last = 0;
+		for (target_perf = 0; target_perf <= 2048; target_perf++) {
+			hints = hwp_perf_select(&cpu.lim, 128, target_perf,
+						max_perf[i], 1024);
+			l = hints;
+			hwp_perf_floor(&l);
+			value = hwp_perf_request(before, &l);
+			l = pstate_test_levels(value);
+			if (l.min != hints.desired || l.max != hints.max ||
+			    l.desired || l.min < hints.min || l.min > l.max ||
+			    l.min < last ||
+			    (value & ~PSTATE_TEST_LEVELS) !=
+			    (before & ~PSTATE_TEST_LEVELS)) {
+				KUNIT_FAIL(test,
+					   "max_perf %lu, target_perf %lu: MIN %d MAX %d DESIRED %d (hints mode: MIN %d MAX %d DESIRED %d)",
+					   max_perf[i], target_perf, l.min,
+					   l.max, l.desired, hints.min,
+					   hints.max, hints.desired);
+				break;
+			}
+			last = l.min;
+		}
+	}
+}
+
+/*
+ * Switching between the modes leaves no field of the other mode behind: the
+ * driver composes each request from the last one, and the mode changes
+ * between two updates.  From a hints-mode request, the same hints in the
+ * floor mode change the request (DESIRED 0, MIN raised), the same hints
+ * again do not, and back in the hints mode the request is the hints-mode
+ * one again, bit for bit.
+ */
+static void intel_pstate_perf_test_mode_switch(struct kunit *test)
+{
+	struct hwp_perf_levels hints, floor;
+	struct pstate_test_cpu cpu;
+	u64 value, floor_value;
+
+	pstate_test_cpu(&cpu, &lim_typical, pstate_test_request(0, 0, 0));
+	KUNIT_EXPECT_TRUE(test, pstate_test_perf(&cpu, 256, 512, 1024, 1024,
+						 &value));
+	hints = pstate_test_levels(value);
+	KUNIT_EXPECT_EQ(test, hints.min, 12);
+	KUNIT_EXPECT_EQ(test, hints.desired, 23);
+
+	floor = hwp_perf_select(&cpu.lim, 256, 512, 1024, 1024);
+	hwp_perf_floor(&floor);
+	floor_value = hwp_perf_request(value, &floor);
+	KUNIT_EXPECT_NE(test, floor_value, value);
+	KUNIT_EXPECT_EQ(test, floor_value,
+			(value & ~PSTATE_TEST_LEVELS) | HWP_MIN_PERF(23) |
+			HWP_MAX_PERF(45));
+	KUNIT_EXPECT_EQ(test, hwp_perf_request(floor_value, &floor),
+			floor_value);
+
+	cpu.req = floor_value;
+	KUNIT_EXPECT_TRUE(test, pstate_test_perf(&cpu, 256, 512, 1024, 1024,
+						 &floor_value));
+	KUNIT_EXPECT_EQ(test, floor_value, value);
+}
+
 static struct kunit_case intel_pstate_perf_test_cases[] = {
 	KUNIT_CASE(intel_pstate_perf_test_scale),
 	KUNIT_CASE(intel_pstate_perf_test_hint_edges),
@@ -885,6 +990,8 @@ static struct kunit_case intel_pstate_perf_test_cases[] = {
 	KUNIT_CASE(intel_pstate_perf_test_fields),
 	KUNIT_CASE(intel_pstate_perf_test_unchanged),
 	KUNIT_CASE(intel_pstate_perf_test_desired_zero),
+	KUNIT_CASE(intel_pstate_perf_test_floor),
+	KUNIT_CASE(intel_pstate_perf_test_mode_switch),
 	{}
 };
 

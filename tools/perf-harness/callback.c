@@ -6,8 +6,8 @@
  * (perf-harness.md, "The shims").  Built twice with the same compiler and
  * flags: h6_cb_series from KSRC and h6_cb_m73 from mainline 7.3.  The
  * file-scope statics are written by h6_init() so that the compiler cannot
- * assume their values; intel_cpufreq_trace() is empty, as the kernel's is
- * behind its tracepoint's static key.
+ * assume their values; intel_cpufreq_trace() and the series' tracepoint are
+ * empty, as the kernel's are behind their static keys.
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -57,6 +57,7 @@ struct cpufreq_policy {
 static struct cpudata **all_cpu_data;
 static struct global_params global;
 static bool hwp_dec __ro_after_init;
+static bool adjust_perf_floor __read_mostly;	/* series */
 static u32 hwp_desired_mask __read_mostly = ~0U;
 
 static u64 h6_msr_value;
@@ -76,6 +77,12 @@ static inline void h6_wrmsr(unsigned int msr, u64 val)
 
 static inline void intel_cpufreq_trace(struct cpudata *cpu, unsigned int trace_type,
 				       int old_pstate)
+{
+}
+
+static inline void trace_intel_pstate_adjust_perf(unsigned int cpu, unsigned long min_perf,
+						  unsigned long target_perf, unsigned long max_perf,
+						  unsigned long capacity, u64 request, bool written)
 {
 }
 
@@ -112,6 +119,7 @@ static void h6_init(const struct h6_model *m)
 	global.turbo_disabled = m->turbo_disabled;
 	/* as the drivers' init does with Dynamic Efficiency Control */
 	hwp_dec = m->dec;
+	adjust_perf_floor = false;	/* the series' default: mainline's request */
 	hwp_desired_mask = m->dec ? 0 : ~0U;
 	h6_policy.cpu = 0;
 	h6_policy.cur = m->lowest * m->scaling;

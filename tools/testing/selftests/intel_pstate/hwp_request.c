@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Check that schedutil steers the HWP_REQUEST register through the
- * ->adjust_perf() callback of intel_pstate in passive mode.
+ * ->adjust_perf() callback of intel_pstate in passive mode, in both modes
+ * of intel_pstate/adjust_perf_mode.
  *
  * With intel_pstate in passive mode on a processor with HWP, schedutil
  * passes its required and desired performance to the driver, which writes
  * them to the MIN and DESIRED fields of HWP_REQUEST (MSR 0x774) and the
  * policy limit to MAX.  The test reads the register through
  * /dev/cpu/N/msr (it never writes an MSR) while a busy loop is pinned to
- * the CPU, and checks that:
+ * the CPU, and checks that, in the "hints" mode:
  *
  *  - under load, MIN <= DESIRED <= MAX, DESIRED above MIN (a frequency
  *    request puts the same level into both) and EPP is untouched;
@@ -17,6 +18,11 @@
  *    and comes back when the limit is restored;
  *  - the performance governor goes through the frequency path (MIN =
  *    DESIRED = MAX), and switching back to schedutil steers DESIRED again;
+ *  - where intel_pstate/adjust_perf_mode exists (the test selects "hints"
+ *    first), a bad value is rejected with EINVAL; in the "floor" mode
+ *    DESIRED is 0 and MIN follows the load (MIN <= MAX), within a lowered
+ *    scaling_max_freq; back in the "hints" mode DESIRED is set again from
+ *    the next update;
  *  - every setting it changed reads back as before, and where it switched
  *    intel_pstate from active to passive mode, DESIRED is 0 once the driver
  *    is back in active mode.
@@ -25,6 +31,15 @@
  * driver writes no DESIRED: the test then expects DESIRED 0 in every
  * sample and checks the hints through MIN and MAX instead.
  *
+ * Without the msr driver, it takes the request from the latest
+ * intel_pstate:intel_pstate_adjust_perf event for the CPU instead, traced
+ * in a tracefs instance of its own (instances/hwp_request_selftest,
+ * removed at exit), and runs the same checks, except that: the event has
+ * no EPP; under the performance governor it expects no event at all; the
+ * ratio MSRs cannot be read, so frequency invariance is assumed; DEC is
+ * taken from the kernel log; and it does not switch from active mode, as
+ * it cannot see a DESIRED level that passive mode would clear.
+ *
  * It skips (exit code 4, the reason in the "# SKIP" line) wherever
  * schedutil may not use ->adjust_perf(): a hybrid processor or
  * Broadwell-style HWP (where a 5.10-only patch of the series leaves the
@@ -32,14 +47,14 @@
  * frequency invariance (schedutil takes the frequency path), no fast
  * switching or a shared policy (schedutil does not use the callback), and
  * where it cannot run: not root, no HWP, HWP not enabled, another cpufreq
- * driver, no msr driver, no schedutil governor.
+ * driver, neither the msr driver nor the event, no schedutil governor.
  *
  * It tests one CPU per package and HWP highest level (a core type), at
  * most MAX_SAMPLE of them, so that its run time does not grow with the
  * number of CPUs.  In active mode it switches intel_pstate to passive and
  * back at the end.  Every sysfs value it changes is restored on exit,
- * including exits caused by SIGINT, SIGTERM or SIGHUP, and the msr module
- * is unloaded again if the test loaded it.
+ * including exits caused by SIGINT, SIGTERM or SIGHUP, the msr module is
+ * unloaded again if the test loaded it, and the trace instance removed.
  *
  * Usage: hwp_request [-a | -c CPU]
  *   -a      test every online CPU (run time about 1.3 s per CPU)
@@ -104,6 +119,9 @@
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define CPU_DIR			"/sys/devices/system/cpu"
 #define PSTATE_DIR		CPU_DIR "/intel_pstate"
+#define MODE_PATH		PSTATE_DIR "/adjust_perf_mode"
+#define TRACE_INSTANCE		"instances/hwp_request_selftest"
+#define TRACE_EVENT		"intel_pstate_adjust_perf"
 /* CPUs tested by default: one per package and core type, at most this */
 #define MAX_SAMPLE		16
 /* per CPU: governor, limits and EPP saved around a mode switch; a few more */
@@ -124,6 +142,8 @@ static int nsaved;
 static pid_t owner_pid;
 static pid_t load_pid;
 static bool msr_loaded_by_us;
+static bool from_trace;		/* no msr driver: the request from the trace */
+static char trace_dir[128];	/* the tracefs instance, while it exists */
 static bool mode_switched;	/* intel_pstate was active: set to passive */
 static bool dec;		/* Dynamic Efficiency Control: no DESIRED */
 static unsigned int family, model;	/* CPUID.01H */
@@ -168,6 +188,14 @@ static int write_str(const char *path, const char *val)
 	}
 	close(fd);
 	return 0;
+}
+
+static int trace_write(const char *file, const char *val)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", trace_dir, file);
+	return write_str(path, val);
 }
 
 static int cpufreq_path(char *buf, size_t len, int cpu, const char *file)
@@ -289,6 +317,13 @@ static int restore_all(void)
 		if (system("modprobe -r msr >/dev/null 2>&1"))
 			ksft_print_msg("could not unload the msr module\n");
 	}
+	/* removing the instance undoes whatever the test set in it */
+	if (trace_dir[0] && rmdir(trace_dir)) {
+		ksft_print_msg("could not remove %s: %s\n", trace_dir,
+			       strerror(errno));
+		failed++;
+	}
+	trace_dir[0] = '\0';
 	return failed;
 }
 
@@ -376,6 +411,78 @@ static uint64_t read_hwp_request(int cpu)
 	return val;
 }
 
+/*
+ * Without the msr driver, the request comes from the
+ * intel_pstate_adjust_perf event, traced in a tracefs instance of the
+ * test's own: its buffer, events and tracing_on are separate from those of
+ * anyone else tracing, and removing it at exit undoes every change.
+ * Returns NULL, or why it cannot.
+ */
+static const char *trace_setup(void)
+{
+	static const char * const roots[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	char path[sizeof(trace_dir)];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(roots); i++) {
+		snprintf(path, sizeof(path), "%s/instances", roots[i]);
+		if (!access(path, F_OK))
+			break;
+	}
+	if (i == ARRAY_SIZE(roots))
+		return "no tracefs with instances";
+	snprintf(path, sizeof(path), "%s/" TRACE_INSTANCE, roots[i]);
+	/* one that exists was left by a killed run: the name is the test's */
+	if (mkdir(path, 0700) &&
+	    (errno != EEXIST || rmdir(path) || mkdir(path, 0700)))
+		return "cannot create the tracefs " TRACE_INSTANCE;
+	strcpy(trace_dir, path);
+	/* the test reads only the events since the last clear: keep it small */
+	trace_write("buffer_size_kb", "64");
+	if (trace_write("events/intel_pstate/" TRACE_EVENT "/enable", "1"))
+		return "no intel_pstate:" TRACE_EVENT " event";
+	return NULL;
+}
+
+/*
+ * The request of @cpu in the latest event for it since the trace was
+ * cleared, EPP 0 (the event has none), or -ENODATA.  Not filtered in the
+ * kernel: "cpu" in a 5.10 filter is the CPU that records the event.
+ */
+static int trace_last(int cpu, uint64_t *r)
+{
+	static const char ev[] = " " TRACE_EVENT ": cpu=";
+	unsigned int c, lo, hi, des;
+	char path[PATH_MAX], *line = NULL;
+	int ret = -ENODATA;
+	size_t size = 0;
+	const char *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/trace", trace_dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (getline(&line, &size, f) > 0) {
+		p = strstr(line, ev);
+		if (!p || sscanf(p + strlen(ev), "%u", &c) != 1 ||
+		    c != (unsigned int)cpu)
+			continue;
+		p = strstr(p, " hwp_min=");
+		if (p && sscanf(p, " hwp_min=%u hwp_max=%u hwp_desired=%u",
+				&lo, &hi, &des) == 3) {
+			*r = (lo & 0xff) | (hi & 0xff) << 8 |
+			     (uint64_t)(des & 0xff) << 16;
+			ret = 0;
+		}
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
 static void start_load(int cpu)
 {
 	cpu_set_t set;
@@ -433,6 +540,24 @@ static void poke_cpu(int cpu)
 	waitpid(pid, NULL, 0);
 }
 
+/*
+ * The request of @cpu: HWP_REQUEST, or from the trace, where an idle CPU
+ * is poked once if it has had no event since the clear.
+ */
+static int read_request(int cpu, uint64_t *r)
+{
+	int ret;
+
+	if (!from_trace)
+		return read_msr(cpu, MSR_HWP_REQUEST, r);
+	ret = trace_last(cpu, r);
+	if (ret == -ENODATA) {
+		poke_cpu(cpu);
+		ret = trace_last(cpu, r);
+	}
+	return ret;
+}
+
 struct sample {
 	unsigned int min, max, desired, epp;
 	bool ordered;		/* MIN <= DESIRED <= MAX in every sample */
@@ -443,22 +568,38 @@ struct sample {
 	bool above;		/* MIN < DESIRED in some sample: a hint */
 	bool pinned;		/* MIN == DESIRED == MAX in every sample */
 	bool epp_changed;
+	unsigned int missing;	/* samples without an event (trace) */
 };
 
-/* Sample HWP_REQUEST on @cpu; the reported fields are the last sample. */
+/*
+ * Sample the request of @cpu; the reported fields are the last sample.  A
+ * sample without an event since the start fails every check but "missing".
+ */
 static void sample_cpu(int cpu, unsigned int epp, struct sample *s)
 {
 	uint64_t r;
-	int i;
+	int i, ret;
 
 	memset(s, 0, sizeof(*s));
 	s->ordered = true;
 	s->minmax = true;
 	s->pinned = true;
+	if (from_trace && trace_write("trace", ""))
+		ksft_exit_fail_msg("cannot clear %s/trace\n", trace_dir);
 	for (i = 0; i < SAMPLES; i++) {
 		if (i)
 			msleep(SAMPLE_MS);
-		r = read_hwp_request(cpu);
+		ret = read_request(cpu, &r);
+		if (ret == -ENODATA && from_trace) {
+			s->missing++;
+			s->ordered = false;
+			s->minmax = false;
+			s->pinned = false;
+			continue;
+		}
+		if (ret)
+			ksft_exit_fail_msg("cpu%d: cannot read the request: %s\n",
+					   cpu, strerror(-ret));
 		s->min = HWP_MIN(r);
 		s->max = HWP_MAX(r);
 		s->desired = HWP_DESIRED(r);
@@ -485,9 +626,15 @@ static void sample_cpu(int cpu, unsigned int epp, struct sample *s)
 static const char *sample_str(const struct sample *s)
 {
 	static char buf[96];
+	int n;
 
-	snprintf(buf, sizeof(buf), "MIN %u DESIRED %u MAX %u EPP %u",
-		 s->min, s->desired, s->max, s->epp);
+	n = snprintf(buf, sizeof(buf), "MIN %u DESIRED %u MAX %u",
+		     s->min, s->desired, s->max);
+	if (!from_trace)
+		snprintf(buf + n, sizeof(buf) - n, " EPP %u", s->epp);
+	else if (s->missing)
+		snprintf(buf + n, sizeof(buf) - n, ", %u of %d without event",
+			 s->missing, SAMPLES);
 	return buf;
 }
 
@@ -680,11 +827,12 @@ static void skip_unless_hwp(void)
 
 /*
  * Then what the MSRs of @cpu and the kernel log tell.  Loads the msr
- * driver.  Called before anything changes.
+ * driver, or without it sets up the trace.  Called before anything changes.
  */
 static void skip_unless_steered(int cpu)
 {
-	char path[64];
+	char path[PATH_MAX];
+	const char *why;
 	uint64_t val;
 	int fd, ret;
 
@@ -696,18 +844,31 @@ static void skip_unless_steered(int cpu)
 			msr_loaded_by_us = true;
 		fd = msr_open(cpu);
 	}
-	if (fd < 0)
-		ksft_exit_skip("no msr driver: /dev/cpu/%d/msr: %s (CONFIG_X86_MSR)\n",
-			       cpu, strerror(errno));
-	close(fd);
+	if (fd < 0) {
+		ret = errno;
+		why = trace_setup();
+		if (why)
+			ksft_exit_skip("no /dev/cpu/%d/msr (%s, CONFIG_X86_MSR) and %s\n",
+				       cpu, strerror(ret), why);
+		from_trace = true;
+		ksft_print_msg("no msr driver: request from %s, invariance assumed\n",
+			       trace_dir);
+		/* the driver exposes EPP where it runs HWP */
+		cpufreq_path(path, sizeof(path), cpu,
+			     "energy_performance_preference");
+		if (access(path, F_OK))
+			ksft_exit_skip("HWP is not in use: no %s\n", path);
+	} else {
+		close(fd);
+		if (read_msr(cpu, MSR_PM_ENABLE, &val))
+			ksft_exit_skip("cannot read MSR_PM_ENABLE on cpu%d\n",
+				       cpu);
+		if (!(val & 1))
+			ksft_exit_skip("HWP is not enabled (MSR_PM_ENABLE bit 0 clear)\n");
+		if (!freq_ratio_found(cpu))
+			ksft_exit_skip("no frequency invariance: no turbo/base ratio in MSRs\n");
+	}
 
-	if (read_msr(cpu, MSR_PM_ENABLE, &val))
-		ksft_exit_skip("cannot read MSR_PM_ENABLE on cpu%d\n", cpu);
-	if (!(val & 1))
-		ksft_exit_skip("HWP is not enabled (MSR_PM_ENABLE bit 0 clear)\n");
-
-	if (!freq_ratio_found(cpu))
-		ksft_exit_skip("no frequency invariance: no turbo/base ratio in the MSRs\n");
 	ret = kernel_log_has("Scheduler frequency invariance went wobbly");
 	if (ret > 0)
 		ksft_exit_skip("no frequency invariance: it \"went wobbly\" (kernel log)\n");
@@ -716,9 +877,14 @@ static void skip_unless_steered(int cpu)
 	if (kernel_log_has("Fast frequency switching not enabled") == 1)
 		ksft_exit_skip("no fast frequency switching (kernel log)\n");
 
-	/* as the driver does: a failed read means DEC is off */
-	if (!read_msr(cpu, MSR_IA32_POWER_CTL, &val) &&
-	    ((val >> POWER_CTL_DEC_ENABLE) & 1))
+	/*
+	 * As the driver does, a failed read means DEC is off; without the msr
+	 * driver, the message the driver prints at boot tells.
+	 */
+	if (from_trace)
+		dec = kernel_log_has("HWP DESIRED not used: DEC enabled") == 1;
+	else if (!read_msr(cpu, MSR_IA32_POWER_CTL, &val) &&
+		 ((val >> POWER_CTL_DEC_ENABLE) & 1))
 		dec = true;
 	ksft_print_msg("Dynamic Efficiency Control is %s%s\n", dec ? "on" : "off",
 		       dec ? ": expecting DESIRED 0 everywhere" : "");
@@ -728,8 +894,9 @@ static void skip_unless_steered(int cpu)
  * intel_pstate in active mode: save what a mode switch resets (the global
  * limits and no_turbo, which intel_pstate_register_driver() clears, and
  * the governor, limits and EPP of every policy, which are created anew),
- * then switch to passive mode.  Not where a DESIRED is set in active mode:
- * passive mode clears it when it starts, and the test cannot put it back.
+ * and adjust_perf_mode, then switch to passive mode.  Not where a DESIRED
+ * is set in active mode: passive mode clears it when it starts, and the
+ * test cannot put it back.
  */
 static void switch_to_passive(const int *cpus, int ncpus)
 {
@@ -738,13 +905,15 @@ static void switch_to_passive(const int *cpus, int ncpus)
 		"scaling_min_freq", "scaling_max_freq",
 	};
 	static const char * const global_files[] = {
-		"min_perf_pct", "max_perf_pct", "no_turbo",
+		"min_perf_pct", "max_perf_pct", "no_turbo", "adjust_perf_mode",
 	};
 	char path[PATH_MAX], buf[32];
 	unsigned int d;
 	size_t j;
 	int i, ret;
 
+	if (from_trace)
+		ksft_exit_skip("active mode: DESIRED, which passive mode clears, needs msr\n");
 	for (i = 0; i < ncpus; i++) {
 		d = HWP_DESIRED(read_hwp_request(cpus[i]));
 		if (d)
@@ -856,8 +1025,9 @@ static int find_cpus(int *cpus, int max)
 
 /*
  * One CPU per package and core type, where the core type is the HWP
- * highest level (HWP_CAPABILITIES): what makes the mapping differ between
- * CPUs.  At most MAX_SAMPLE CPUs.
+ * highest level (HWP_CAPABILITIES; cpuinfo_max_freq without the msr
+ * driver): what makes the mapping differ between CPUs.  At most MAX_SAMPLE
+ * CPUs.
  */
 static int sample_cpus(int *cpus, int ncpus)
 {
@@ -870,16 +1040,19 @@ static int sample_cpus(int *cpus, int ncpus)
 		snprintf(path, sizeof(path),
 			 CPU_DIR "/cpu%d/topology/physical_package_id", cpus[i]);
 		p = read_str(path, buf, sizeof(buf)) ? -1 : atoi(buf);
-		h = read_msr(cpus[i], MSR_HWP_CAPABILITIES, &cap) ? -1 :
-			HWP_HIGHEST(cap);
+		if (from_trace)
+			h = cpufreq_read_long(cpus[i], "cpuinfo_max_freq");
+		else
+			h = read_msr(cpus[i], MSR_HWP_CAPABILITIES, &cap) ? -1 :
+				HWP_HIGHEST(cap);
 		for (j = 0; j < n && (pkg[j] != p || top[j] != h); j++)
 			;
 		if (j < n)
 			continue;
 		pkg[n] = p;
 		top[n] = h;
-		ksft_print_msg("cpu%d: package %d, HWP highest %d\n",
-			       cpus[i], p, h);
+		ksft_print_msg("cpu%d: package %d, %s %d\n", cpus[i], p,
+			       from_trace ? "cpuinfo_max_freq" : "HWP highest", h);
 		cpus[n++] = cpus[i];
 	}
 	return n;
@@ -954,8 +1127,9 @@ static unsigned int test_load_and_idle(int cpu, unsigned int epp)
 		return busy.max;
 	}
 	ksft_test_result(steered(&busy) && !busy.epp_changed,
-			 "cpu%d: under load %s, EPP kept (%s)\n",
-			 cpu, steered_str(), sample_str(&busy));
+			 "cpu%d: under load %s, EPP %s (%s)\n",
+			 cpu, steered_str(), from_trace ? "not traced" : "kept",
+			 sample_str(&busy));
 	if (!dec && !busy.above)
 		ksft_print_msg("cpu%d: DESIRED never above MIN under load: %s\n",
 			       cpu, "->adjust_perf not used, invariance on");
@@ -982,8 +1156,11 @@ static unsigned int test_load_and_idle(int cpu, unsigned int epp)
 	return busy.max;
 }
 
-static void test_max_freq(int cpu, unsigned int epp, unsigned int orig_max)
+/* @floor: in the floor mode of adjust_perf_mode, which sets no DESIRED */
+static void test_max_freq(int cpu, unsigned int epp, unsigned int orig_max,
+			  bool floor)
 {
+	const char *mode = floor ? "floor mode: " : "";
 	long lo, orig, target;
 	char buf[32], path[PATH_MAX];
 	struct sample s;
@@ -995,10 +1172,10 @@ static void test_max_freq(int cpu, unsigned int epp, unsigned int orig_max)
 		lo = cpufreq_read_long(cpu, "cpuinfo_min_freq");
 	target = (lo + orig) / 2;
 	if (!orig_max || orig < 0 || lo < 0 || orig - target < 200000) {
-		ksft_test_result_skip("cpu%d: no room to lower scaling_max_freq (%ld..%ld kHz)\n",
-				      cpu, lo, orig);
-		ksft_test_result_skip("cpu%d: scaling_max_freq restore not tested\n",
-				      cpu);
+		ksft_test_result_skip("cpu%d: %sno room to lower scaling_max_freq (%ld..%ld kHz)\n",
+				      cpu, mode, lo, orig);
+		ksft_test_result_skip("cpu%d: %sscaling_max_freq restore not tested\n",
+				      cpu, mode);
 		return;
 	}
 
@@ -1011,11 +1188,12 @@ static void test_max_freq(int cpu, unsigned int epp, unsigned int orig_max)
 	sample_cpu(cpu, epp, &s);
 	stop_load();
 	ksft_test_result(s.max < orig_max && !s.epp_changed &&
-			 (dec ? s.minmax && !s.nonzero : s.ordered && !s.zero),
-			 "cpu%d: scaling_max_freq %ld -> %ld kHz lowers MAX %u -> %u, %s (%s)\n",
-			 cpu, orig, target, orig_max, s.max,
-			 dec ? "MIN <= MAX, DESIRED 0 (DEC)" : "MIN <= DESIRED <= MAX",
-			 sample_str(&s));
+			 (dec || floor ? s.minmax && !s.nonzero :
+					 s.ordered && !s.zero),
+			 "cpu%d: %sscaling_max_freq %ld -> %ld kHz lowers MAX %u -> %u, %s (%s)\n",
+			 cpu, mode, orig, target, orig_max, s.max,
+			 dec || floor ? "MIN <= MAX, DESIRED 0" :
+					"MIN <= DESIRED <= MAX", sample_str(&s));
 
 	/*
 	 * Back to the value this test found, not to the one saved for the
@@ -1028,8 +1206,8 @@ static void test_max_freq(int cpu, unsigned int epp, unsigned int orig_max)
 	sample_cpu(cpu, epp, &s);
 	stop_load();
 	ksft_test_result(!ret && s.max == orig_max,
-			 "cpu%d: scaling_max_freq restored to %ld kHz, MAX back to %u (now %u)\n",
-			 cpu, orig, orig_max, s.max);
+			 "cpu%d: %sscaling_max_freq restored to %ld kHz, MAX back to %u (now %u)\n",
+			 cpu, mode, orig, orig_max, s.max);
 }
 
 /* @sched_max: MAX under load with schedutil, which must be the policy's */
@@ -1053,12 +1231,19 @@ static void test_governor_switch(int cpu, unsigned int epp,
 		start_load(cpu);
 		sample_cpu(cpu, epp, &s);
 		stop_load();
-		ksft_test_result((dec ? s.minmax && !s.below && !s.nonzero :
-					s.pinned && !s.zero) &&
-				 !s.epp_changed && s.max == sched_max,
-				 "cpu%d: performance governor: %s, MAX %u as under schedutil's load (%s)\n",
-				 cpu, dec ? "MIN = MAX, DESIRED 0 (DEC)" :
-				 "MIN = DESIRED = MAX", sched_max, sample_str(&s));
+		/* the frequency path has no event: none is all the trace shows */
+		if (from_trace)
+			ksft_test_result(s.missing == SAMPLES,
+					 "cpu%d: performance governor: no %s event (%s)\n",
+					 cpu, TRACE_EVENT, sample_str(&s));
+		else
+			ksft_test_result((dec ? s.minmax && !s.below && !s.nonzero :
+						s.pinned && !s.zero) &&
+					 !s.epp_changed && s.max == sched_max,
+					 "cpu%d: performance governor: %s, MAX %u as under schedutil's load (%s)\n",
+					 cpu, dec ? "MIN = MAX, DESIRED 0 (DEC)" :
+					 "MIN = DESIRED = MAX", sched_max,
+					 sample_str(&s));
 	}
 
 	ret = cpufreq_change(cpu, "scaling_governor", "schedutil");
@@ -1080,6 +1265,78 @@ static void test_governor_switch(int cpu, unsigned int epp,
 	ksft_test_result(!strcmp(buf, "schedutil") && steered(&s),
 			 "cpu%d: back to %s, steered again: %s (%s)\n",
 			 cpu, buf, steered_str(), sample_str(&s));
+}
+
+/*
+ * adjust_perf_mode "floor": DESIRED 0, and in MIN the level that the hints
+ * mode puts into DESIRED, so MIN follows the load, within MAX as in the
+ * hints mode.  A write applies from the next update of each CPU, which a
+ * busy CPU makes at once: "hints" sets DESIRED again.  @sched_max: MAX
+ * under load in the hints mode.
+ */
+static void test_floor_mode(int cpu, unsigned int epp, unsigned int sched_max)
+{
+	static const char * const cases[] = {
+		"under load", "after idle", "scaling_max_freq lowered",
+		"scaling_max_freq restored", "back to hints mode",
+	};
+	char old[16], now[16] = "";
+	struct sample busy, idle, s;
+	const char *why;
+	size_t i;
+	int ret;
+
+	if (read_str(MODE_PATH, old, sizeof(old))) {
+		ksft_test_result_skip("bad adjust_perf_mode: no %s\n", MODE_PATH);
+		why = "no intel_pstate/adjust_perf_mode";
+		goto skip;
+	}
+	ret = change_value(MODE_PATH, "bogus");
+	read_str(MODE_PATH, now, sizeof(now));
+	ksft_test_result(ret == -EINVAL && !strcmp(now, old),
+			 "adjust_perf_mode \"bogus\": %s, still %s\n",
+			 ret ? strerror(-ret) : "accepted", now);
+	why = "not steered in the hints mode";
+	if (!sched_max)
+		goto skip;
+	why = "scaling_min_freq at the maximum";
+	if (floor_at_max(cpu))
+		goto skip;
+
+	ret = change_value(MODE_PATH, "floor");
+	if (ret)
+		ksft_exit_fail_msg("writing floor to %s: %s\n", MODE_PATH,
+				   strerror(-ret));
+	start_load(cpu);
+	sample_cpu(cpu, epp, &busy);
+	stop_load();
+	ksft_test_result(busy.minmax && !busy.nonzero && !busy.epp_changed &&
+			 busy.max == sched_max,
+			 "cpu%d: floor mode %s: DESIRED 0, MIN <= MAX %u (%s)\n",
+			 cpu, cases[0], sched_max, sample_str(&busy));
+	msleep(IDLE_MS);
+	poke_cpu(cpu);
+	sample_cpu(cpu, epp, &idle);
+	ksft_test_result(idle.minmax && !idle.nonzero && idle.min < busy.min,
+			 "cpu%d: floor mode %s: MIN falls (%u busy, %u idle), DESIRED 0\n",
+			 cpu, cases[1], busy.min, idle.min);
+	test_max_freq(cpu, epp, sched_max, true);
+
+	ret = change_value(MODE_PATH, "hints");
+	if (ret)
+		ksft_exit_fail_msg("writing hints to %s: %s\n", MODE_PATH,
+				   strerror(-ret));
+	start_load(cpu);
+	sample_cpu(cpu, epp, &s);
+	stop_load();
+	ksft_test_result(steered(&s) && s.max == sched_max,
+			 "cpu%d: %s: %s, MAX %u (%s)\n", cpu, cases[4],
+			 steered_str(), sched_max, sample_str(&s));
+	return;
+skip:
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		ksft_test_result_skip("cpu%d: floor mode %s: %s\n", cpu,
+				      cases[i], why);
 }
 
 /*
@@ -1123,7 +1380,7 @@ static void test_restore(const int *cpus, int ncpus)
 int main(int argc, char **argv)
 {
 	static int all[CPU_SETSIZE], cpus[CPU_SETSIZE];
-	int opt, nall, ncpus, i, only = -1;
+	int opt, nall, ncpus, i, ret, only = -1;
 	unsigned int epp, first_max = 0;
 	bool every = false;
 	char gov[32];
@@ -1169,12 +1426,22 @@ int main(int argc, char **argv)
 
 	select_passive(cpus[0], all, nall);
 	select_schedutil(cpus, ncpus);
+	/* the hints mode first, where the file exists */
+	if (!read_str(MODE_PATH, gov, sizeof(gov)) && strcmp(gov, "hints")) {
+		ret = change_value(MODE_PATH, "hints");
+		if (ret)
+			ksft_exit_fail_msg("writing hints to %s: %s\n",
+					   MODE_PATH, strerror(-ret));
+		ksft_print_msg("adjust_perf_mode %s set to hints for the test\n",
+			       gov);
+	}
 
-	ksft_set_plan(1 + 2 * ncpus + 4 + 1);
+	ksft_set_plan(1 + 2 * ncpus + 4 + 6 + 1);
 	ksft_print_msg("%d of %d CPUs, about %d ms\n", ncpus, nall,
-		       ncpus * (LOAD_WARMUP_MS + 2 * (SAMPLES - 1) * SAMPLE_MS +
-				IDLE_MS + POKE_MS) +
-		       4 * (LOAD_WARMUP_MS + (SAMPLES - 1) * SAMPLE_MS));
+		       (ncpus + 1) * (LOAD_WARMUP_MS +
+				      2 * (SAMPLES - 1) * SAMPLE_MS +
+				      IDLE_MS + POKE_MS) +
+		       7 * (LOAD_WARMUP_MS + (SAMPLES - 1) * SAMPLE_MS));
 
 	for (i = 0; i < ncpus; i++) {
 		if (cpufreq_read(cpus[i], "scaling_governor", gov, sizeof(gov)) ||
@@ -1189,16 +1456,18 @@ int main(int argc, char **argv)
 				   cpus[i]);
 
 	for (i = 0; i < ncpus; i++) {
-		epp = HWP_EPP(read_hwp_request(cpus[i]));
+		/* the event has no EPP: 0 on both sides of the check */
+		epp = from_trace ? 0 : HWP_EPP(read_hwp_request(cpus[i]));
 		if (!i)
 			first_max = test_load_and_idle(cpus[i], epp);
 		else
 			test_load_and_idle(cpus[i], epp);
 	}
 
-	epp = HWP_EPP(read_hwp_request(cpus[0]));
-	test_max_freq(cpus[0], epp, first_max);
+	epp = from_trace ? 0 : HWP_EPP(read_hwp_request(cpus[0]));
+	test_max_freq(cpus[0], epp, first_max, false);
 	test_governor_switch(cpus[0], epp, first_max);
+	test_floor_mode(cpus[0], epp, first_max);
 	test_restore(cpus, ncpus);
 
 	ksft_exit(!ksft_get_fail_cnt() && !ksft_get_error_cnt());
