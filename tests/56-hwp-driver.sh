@@ -10,9 +10,9 @@ mkdir -p "$out" "$logs"
 
 . "$REPO/tools/lib/ktap.sh"
 . "$REPO/tools/lib/hwp-machine.sh"
-# machine and kernel, kselftest build, guest run, check.py's document, and
-# the kselftest's five paths below
-ktap_plan 9
+# machine and kernel, kselftest build, guest run, check.py's document, the
+# trace reader, and the kselftest's five paths below
+ktap_plan 10
 
 if ! hwp_prepare "$out"; then
 	ktap_fail "kernel and machine build" "$HWP_WHY"
@@ -45,6 +45,15 @@ if ! hwp_guest_run "guest run" 56-hwp-driver "$out/console.txt" \
 	exit 0
 fi
 ktap_sub "checks" python3 "$REPO/tests/hwp-machine/check.py" driver "$out/console.txt" "$HWP_REC"
+# tools/hwp-trace.py on the trace the guest printed: a row for CPU 1, a plot
+name="tools/hwp-trace.py tabulates and plots the guest's adjust_perf trace"
+sed -n 's/^TRACE: //p' "$out/console.txt" >"$out/trace.txt"
+if python3 "$REPO/tools/hwp-trace.py" "$out/trace.txt" --svg "$out/trace.svg" >"$out/trace-table.txt" 2>&1 &&
+	awk '$1 == 1 && $2 > 0 { ok = 1 } END { exit !ok }' "$out/trace-table.txt" && grep -q '<svg' "$out/trace.svg"; then
+	ktap_ok "$name" "$(tr '\n' '|' <"$out/trace-table.txt") (simulated)"
+else
+	ktap_fail "$name" "$(tr '\n' '|' <"$out/trace-table.txt")"
+fi
 
 # The kselftest's own paths, one short boot each (selftest-paths.sh,
 # hwp-machine.md); each run must leave the settings as it found them.

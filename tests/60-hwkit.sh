@@ -11,8 +11,9 @@ work=$BUILD/tests/60-hwkit
 # shellcheck source=../tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 
-# 3 selftest checks, 8 on the emulated HWP machine, 2 of hwp-ab
-ktap_plan 13
+# 3 selftest checks, 8 on the emulated HWP machine, 2 of hwp-ab, 1 of
+# tools/hwp-trace.py
+ktap_plan 14
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -205,5 +206,7 @@ else
 		ktap_ok "$name" "exit $rc"
 	fi
 fi
+
+ktap_sub "hwp-trace reads its sample trace" python3 "$REPO/tools/hwp-trace.py" --self-test
 
 [ "$KTAP_FAILED" = 0 ]

@@ -92,6 +92,7 @@ class Timeline:
 
     def __init__(self, console=None, record=None):
         self.names, self.keys, self.dmesg = parse_console(console) if console is not None else ({}, {}, [])
+        self.console = console
         self.events = parse_record(record) if record is not None else []
         self.reqs, self.marks = phases(self.events)
         self.mark_t = {m: int(e["t"]) for m, e in self.marks.items()}

@@ -281,6 +281,47 @@ def driver(check, tl, keys):
                 "cpu0 and cpu1: under no_turbo %s, after it %s; cpu1 back online after no_turbo was set while it was offline: %s" % (
                     on, off, back))
 
+    @check("adjust_perf_mode: hints at boot; a bad string fails and changes nothing; floor when written")
+    def _():
+        k = [keys.get(x) for x in ("MODE", "MODE-BOGUS-RC", "MODE-AFTER-BOGUS", "MODE-FLOOR")]
+        return (k[0] == "hints" and k[1] not in (None, "0") and k[2] == "hints" and k[3] == "floor",
+                "at boot %s; 'bogus': exit status %s, then %s; after 'floor': %s" % tuple(k))
+
+    def switched(name, ph, new, end):
+        """PH has a request of the NEW mode, so does every later one in it,
+        and END holds for the request in effect at its end."""
+        @check(name)
+        def _():
+            rs, e = phase_writes(ph, 1), tl.end_state(ph, 1)
+            first = next((i for i, r in enumerate(rs) if new(r)), None)
+            return (first is not None and all(new(r) for r in rs[first:]) and e and end(e), seen(ph, 1))
+
+    def floor(r):
+        return r["des"] == 0
+    switched("floor under load: MIN %d, DESIRED 0 from the first floor request on" % H1, "floor", floor,
+             lambda e: (e["min"], e["max"]) == (H1, H1))
+    switched("hints again under load: DESIRED %d above MIN from the first hints request on" % H1,
+             "hints-again", lambda r: r["des"] != 0, lambda e: e["des"] == H1 and e["min"] < e["des"])
+    switched("floor when idle: MIN falls to the lower half, DESIRED stays 0", "floor-idle", floor,
+             lambda e: e["min"] <= H1 // 2)
+
+    @check("adjust_perf trace event: the requests it says were written are the record's, in order")
+    def _():
+        ev = re.compile(r" intel_pstate_adjust_perf: cpu=(\d+) .*hwp_min=(\d+) hwp_max=(\d+) hwp_desired=(\d+) written=1")
+        with open(tl.console, errors="replace") as f:
+            tr = [tuple(map(int, m.groups())) for m in map(ev.search, f) if m]
+        on, off = tl.span("trace-on"), tl.span("trace-off")
+        ok, notes = bool(on and off), []
+        for cpu in (0, 1):
+            t = [x[1:] for x in tr if x[0] == cpu]
+            h = [(r["min"], r["max"], r["des"]) for r in tl.writes(cpu, on[0], off[0])] if ok else []
+            # the event is on a little before the first marker and after the last
+            at = [i for i in range(min(3, len(t) + 1)) if t[i:i + len(h)] == h and len(t) - i - len(h) <= 2]
+            ok = ok and bool(at) and (cpu == 0 or len(h) >= 3)
+            notes.append("CPU %d: %d written in the trace, %d in the record%s" % (
+                cpu, len(t), len(h), "" if at else " (differ)"))
+        return ok, "; ".join(notes) + "; %s events in all" % keys.get("TRACE-EVENTS")
+
     check("kselftest intel_pstate/hwp_request passes on the real driver (no skip)")(
         lambda: (keys.get("KSELFTEST-RC") == "0", "exit status %s" % keys.get("KSELFTEST-RC")))
     no_warning(check, tl, "no warning in the guest's kernel log")

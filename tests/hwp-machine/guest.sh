@@ -164,6 +164,35 @@ say STATUS-PASSIVE "$(cat $c/intel_pstate/status) $(cat $p1/scaling_driver) $(ca
 phase passive-again-done
 unspin
 
+# adjust_perf_mode: a bad string changes nothing; under a full load "floor"
+# puts the target into MIN with DESIRED 0 and "hints" brings DESIRED back,
+# each from the next update on; idle, the floor falls. The adjust_perf trace
+# event is on from before trace-on to after trace-off: the guest prints what
+# it says was written, which the host compares with its record.
+m=$c/intel_pstate/adjust_perf_mode
+tr=/sys/kernel/tracing
+say MODE "$(cat $m 2>/dev/null || echo absent)"
+echo bogus 2>/dev/null >$m
+say MODE-BOGUS-RC $?
+say MODE-AFTER-BOGUS "$(cat $m 2>/dev/null)"
+mount -t tracefs nodev $tr
+echo 1 >$tr/events/intel_pstate/intel_pstate_adjust_perf/enable || say GUEST-ERROR "trace event not enabled"
+phase trace-on
+spin 1 "des == $hi1"
+phase floor; echo floor >$m
+say MODE-FLOOR "$(cat $m)"
+wait_for 1 30 "des == 0 && min == $hi1 && max == $hi1"
+phase hints-again; echo hints >$m
+wait_for 1 30 "des == $hi1 && min < des"
+unspin
+phase floor-idle; echo floor >$m
+wake_until 1 "des == 0 && min <= $hi1 / 2"
+phase trace-off
+echo hints >$m
+echo 0 >$tr/events/intel_pstate/intel_pstate_adjust_perf/enable
+say TRACE-EVENTS "$(grep -c ': intel_pstate_adjust_perf: ' $tr/trace)"
+grep ': intel_pstate_adjust_perf: .*written=1' $tr/trace | sed 's/^/TRACE: /'
+
 # the series' HWP kselftest, on the real driver
 phase kselftest
 if [ -x /bin/hwp_request ]; then
