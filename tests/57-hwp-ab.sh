@@ -1,6 +1,7 @@
 #!/bin/bash
 # Suite 57: tools/hwp-ab.py's A/B pipeline on the emulated HWP machine, the
-# base (suite 21's base step) against the series, energy SIMULATED;
+# base (suite 21's base step) against the series in both adjust_perf_modes
+# (hints and floor, one boot), energy SIMULATED;
 # AB_DURATION (s, 4), AB_REPEAT (1). harness.md "Test suites", hwp-machine.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
@@ -84,9 +85,9 @@ res=$dir/results
 rm -rf "$res"
 ok=1
 for k in base series; do
-	img=$base_img
-	[ $k = series ] && img=$series_img
-	if ! boot $k "$img" "$dir/initrd-run.cpio.gz" "ab.settle=2"; then
+	img=$base_img want=$nplan modes=
+	[ $k = series ] && img=$series_img want=$((2 * nplan)) modes=ab.modes=hints,floor
+	if ! boot $k "$img" "$dir/initrd-run.cpio.gz" "ab.settle=2 $modes"; then
 		ktap_fail "$k run" "$HWP_WHY"
 		ok=0
 		continue
@@ -95,14 +96,14 @@ for k in base series; do
 	run=$(grep -m1 '^AB-RUN ' "$dir/$k.txt")
 	case "$run" in
 	*"driver=intel_cpufreq governor=schedutil"*)
-		if [ "$rows" -ne "$nplan" ]; then
-			ktap_fail "$k run" "$rows of $nplan workloads with simulated energy on the console"
+		if [ "$rows" -ne "$want" ]; then
+			ktap_fail "$k run" "$rows of $want workloads with simulated energy on the console"
 			ok=0
 		elif ! "$ab" import -r "$res" -l "$k-simulated" "$dir/$k.txt" 2>"$dir/$k.import"; then
 			ktap_fail "$k run" "hwp-ab.py import: $(tr '\n' ' ' <"$dir/$k.import")"
 			ok=0
 		else
-			ktap_ok "$k run" "$rows of $nplan workloads with simulated energy, imported; $run"
+			ktap_ok "$k run" "$rows of $want workloads with simulated energy, imported; $run"
 		fi ;;
 	*) ktap_fail "$k run" "not intel_cpufreq with schedutil: '$run'"; ok=0 ;;
 	esac
@@ -118,10 +119,12 @@ echo "# hwp-ab table (SIMULATED energy and power of the emulated HWP machine's m
 if "$ab" compare -r "$res" --base base-simulated >"$dir/table" 2>"$dir/compare.err"; then
 	sed 's/^/  SIMULATED | /' "$dir/table"
 	n=$(tail -n +2 "$res/summary.csv" | grep -c .)
-	if [ "$n" -eq $((2 * nplan / ${AB_REPEAT:-1})) ]; then
-		ktap_ok compare "summary.csv: $n rows, base and series for every workload; simulated"
+	# the series' rows carry the trace's writes per second, the base's none
+	tw=$(grep -c '/series-simulated-\(hints\|floor\),.*,[0-9.]*[1-9][0-9.]*$' "$res/summary.csv")
+	if [ "$n" -eq $((3 * nplan / ${AB_REPEAT:-1})) ] && [ "$tw" -eq $((2 * nplan / ${AB_REPEAT:-1})) ]; then
+		ktap_ok compare "summary.csv: $n rows, base, series-hints and series-floor for every workload, writes/s from the trace for the series; simulated"
 	else
-		ktap_fail compare "summary.csv has $n rows, expected $((2 * nplan / ${AB_REPEAT:-1}))"
+		ktap_fail compare "summary.csv has $n rows, expected $((3 * nplan / ${AB_REPEAT:-1})); $tw series rows with writes/s"
 	fi
 else
 	ktap_fail compare "hwp-ab.py compare failed: $(tr '\n' ' ' <"$dir/compare.err")"

@@ -164,7 +164,7 @@ else
 		"$ab" run --dry-run -l $l -r "$res" >/dev/null 2>>"$work/ab.err" || rc=$?
 	done
 	[ $rc != 0 ] || "$ab" compare -r "$res" --base dry-a >"$work/ab.out" 2>>"$work/ab.err" || rc=$?
-	want='workload,config,runs,seconds,energy_j,power_w,perf,perf_unit,perf_better,energy_vs_base_pct,perf_vs_base_pct'
+	want='workload,config,runs,seconds,energy_j,power_w,perf,perf_unit,perf_better,energy_vs_base_pct,perf_vs_base_pct,writes_per_s'
 	runhdr='kernel,driver,governor,label,workload,repeat,seconds,energy_j,power_w,perf,perf_unit,detail'
 	nrows=$(tail -n +2 "$res/summary.csv" 2>/dev/null | grep -c .)
 	nruns=$(ls "$res"/runs/*.csv 2>/dev/null | wc -l)

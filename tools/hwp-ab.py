@@ -2,10 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """hwp-ab: measure package energy and speed of the field's workloads, A/B.
 
-run: one CSV file in DIR/runs per run; compare: the table of every run (the
-first config, or the one matching --base, is the baseline) and
-DIR/summary.csv. Workloads, energy and use: hardware-guide.md section 5.
-plan and import: a run on a guest without Python (hwp-machine.md, 57-hwp-ab).
+run: one CSV file in DIR/runs per run (per mode with --modes: intel_pstate's
+adjust_perf_mode, A/B on one kernel, workload by workload in turn); compare:
+the table of every run (the first config, or the one matching --base, is the
+baseline) and DIR/summary.csv. Where the intel_pstate_adjust_perf trace event
+exists, each workload's events and register writes go into its row (detail)
+and their rate into the table. Workloads, energy and use: hardware-guide.md
+section 5. plan and import: a run on a guest without Python (hwp-machine.md,
+57-hwp-ab).
 """
 
 import argparse
@@ -30,8 +34,10 @@ RUN_FIELDS = ["kernel", "driver", "governor", "label", "workload", "repeat",
               "seconds", "energy_j", "power_w", "perf", "perf_unit", "detail"]
 SUMMARY_FIELDS = ["workload", "config", "runs", "seconds", "energy_j",
                   "power_w", "perf", "perf_unit", "perf_better",
-                  "energy_vs_base_pct", "perf_vs_base_pct"]
+                  "energy_vs_base_pct", "perf_vs_base_pct", "writes_per_s"]
 CPUFREQ = "/sys/devices/system/cpu/cpufreq"
+MODE = "/sys/devices/system/cpu/intel_pstate/adjust_perf_mode"
+EVENT = "events/intel_pstate/intel_pstate_adjust_perf/enable"
 RAPL_EVENT = "/sys/bus/event_source/devices/power/events/energy-pkg"
 
 
@@ -118,6 +124,47 @@ def check_energy():
                     % "; ".join(why))
 
 
+def write(path, value):
+    try:
+        with open(path, "w") as f:
+            f.write(value)
+    except OSError as e:
+        raise Fatal("cannot write %r to %s: %s" % (value, path, e.strerror))
+
+
+class Trace:
+    """The intel_pstate_adjust_perf event in a tracefs instance of our own
+    (nobody else's tracing is touched), removed again by close()."""
+
+    def __init__(self):
+        self.dir = None
+        for root in ("/sys/kernel/tracing", "/sys/kernel/debug/tracing"):
+            if os.path.exists(os.path.join(root, EVENT)):
+                self.dir = os.path.join(root, "instances", "hwp_ab")
+                try:
+                    os.makedirs(self.dir, exist_ok=True)
+                except OSError as e:
+                    raise Fatal("cannot create the trace instance %s: %s" % (self.dir, e.strerror))
+                write(os.path.join(self.dir, EVENT), "1")
+                break
+
+    def start(self):
+        if self.dir:
+            write(os.path.join(self.dir, "trace"), "")
+
+    def view(self):
+        """'trace_events=N trace_written=M' since start(), or 'trace=NA'."""
+        if not self.dir:
+            return "trace=NA"
+        text = read(os.path.join(self.dir, "trace"), "")
+        return "trace_events=%d trace_written=%d" % (
+            text.count(": intel_pstate_adjust_perf: "), len(re.findall(r" written=1\b", text)))
+
+    def close(self):
+        if self.dir:
+            os.rmdir(self.dir)
+
+
 def cpufreq(attr, default):
     """attr of every cpufreq policy, the distinct values joined with '+'."""
     vals = sorted({read(p + "/" + attr, default)
@@ -175,12 +222,12 @@ def make_row(meta, w, rep, out, joules):
     if "seconds" not in kv or key not in kv:
         raise Fatal("workload %s #%s: no seconds= or %s= in its output: %r" % (w, rep, key, out))
     secs = float(kv["seconds"])
+    detail = ["%s=%s" % (k, kv[k]) for k in ("overruns", "trace_events", "trace_written") if k in kv]
     return dict(zip(RUN_FIELDS, meta), workload=w, repeat=rep,
                 seconds="%.4f" % secs,
                 energy_j="NA" if joules is None else "%.3f" % joules,
                 power_w="NA" if joules is None else "%.3f" % (joules / secs),
-                perf=kv[key], perf_unit=unit,
-                detail=("overruns=%s" % kv["overruns"]) if "overruns" in kv else "")
+                perf=kv[key], perf_unit=unit, detail=" ".join(detail))
 
 
 def write_run(rdir, name, rows):
@@ -205,15 +252,19 @@ def plan(a):
 
 
 def import_console(a):
-    """A run file from the AB-RUN and AB-ROW lines of a machine's console:
-    AB-RUN kernel=K driver=D governor=G, then per workload
-    AB-ROW repeat=R workload=W energy_uj=E|NA <the helper's output line>."""
-    head, rows = None, []
+    """A run file per AB-RUN line of a machine's console: AB-RUN kernel=K
+    driver=D governor=G [mode=M: the label gets -M], then per workload AB-ROW
+    repeat=R workload=W energy_uj=E|NA [trace_events=N trace_written=N] <the
+    helper's output line>."""
+    head, rows, runs = None, [], []
     with open(a.console, errors="replace") as f:
         for line in f:
             line = line.strip("\r\n")
             if line.startswith("AB-RUN "):
-                head = parse_kv(line)
+                runs.append(rows)
+                head, rows = parse_kv(line), []
+                mode = head.get("mode", "none")
+                label = a.label + ("-" + mode if mode != "none" else "")
             elif line.startswith("AB-ROW "):
                 if head is None:
                     raise Fatal("%s: AB-ROW before AB-RUN" % a.console)
@@ -221,13 +272,14 @@ def import_console(a):
                 w = kv.get("workload")
                 if w not in WORKLOADS:
                     raise Fatal("%s: unknown workload in %r" % (a.console, line))
-                meta = tuple(head.get(k, "?") for k in RUN_FIELDS[:3]) + (a.label,)
+                meta = tuple(head.get(k, "?") for k in RUN_FIELDS[:3]) + (label,)
                 e = kv.get("energy_uj", "NA")
                 joules = None if e == "NA" else int(e) / 1e6
                 rows.append(make_row(meta, w, int(kv.get("repeat", "1")), line, joules))
-    if not rows:
-        raise Fatal("%s: no AB-ROW lines" % a.console)
-    return write_run(a.results, run_name(*meta), rows)
+    runs.append(rows)
+    if not all(runs[1:]):
+        raise Fatal("%s: an AB-RUN without AB-ROW lines" % a.console)
+    return [write_run(a.results, run_name(*[rs[0][k] for k in RUN_FIELDS[:4]]), rs) for rs in runs[1:]]
 
 
 def do_run(a):
@@ -237,22 +289,37 @@ def do_run(a):
         check_energy()
     bins = build_helpers(os.path.join(rdir, "bin"))
     ips = calibrate(rdir, bins, a.dry_run)
-    meta = (platform.release(), cpufreq("scaling_driver", None),
-            cpufreq("scaling_governor", "?"), a.label or "")
-    name = run_name(*meta, time.strftime("%Y%m%dT%H%M%S"))
-    log("run %s: kernel %s, driver %s, governor %s, meter %s"
-        % ((name,) + meta[:3] + ("none" if a.dry_run else "perf",)))
-    rows = []
-    for rep in range(1, a.repeat + 1):
-        for w in a.workloads:
-            cmd = workload_cmd(w, bins, ips, a)
-            if a.settle and not a.dry_run:
-                time.sleep(a.settle)
-            row = make_row(meta, w, rep, *measure(cmd, not a.dry_run))
-            rows.append(row)
-            log("  %-14s #%d %8.2f s  %s J  %s %s" % (w, rep, float(row["seconds"]),
-                                                    row["energy_j"], row["perf"], row["perf_unit"]))
-    return write_run(rdir, name, rows)
+    modes = [m for m in a.modes.split(",") if m]
+    if modes and not os.path.exists(MODE):
+        raise Fatal("--modes: %s missing (no intel_pstate with HWP and the series' patch 20)" % MODE)
+    old_mode, trace, stamp = read(MODE), Trace(), time.strftime("%Y%m%dT%H%M%S")
+    runs = {}
+    try:
+        for rep in range(1, a.repeat + 1):
+            for w in a.workloads:
+                for mode in modes or [None]:
+                    if mode:
+                        write(MODE, mode)
+                    meta = (platform.release(), cpufreq("scaling_driver", None),
+                            cpufreq("scaling_governor", "?"), "-".join(x for x in (a.label, mode) if x))
+                    if meta not in runs:
+                        log("run %s: kernel %s, driver %s, governor %s, meter %s"
+                            % ((run_name(*meta, stamp),) + meta[:3] + ("none" if a.dry_run else "perf",)))
+                    cmd = workload_cmd(w, bins, ips, a)
+                    if a.settle and not a.dry_run:
+                        time.sleep(a.settle)
+                    trace.start()
+                    out, joules = measure(cmd, not a.dry_run)
+                    row = make_row(meta, w, rep, trace.view() + " " + out, joules)
+                    runs.setdefault(meta, []).append(row)
+                    log("  %-14s #%d %8.2f s  %s J  %s %s  %s" % (
+                        w, rep, float(row["seconds"]), row["energy_j"], row["perf"],
+                        row["perf_unit"], row["detail"]))
+    finally:
+        trace.close()
+        if modes and old_mode:
+            write(MODE, old_mode)
+    return [write_run(rdir, run_name(*meta, stamp), rows) for meta, rows in runs.items()]
 
 
 def fnum(s):
@@ -299,6 +366,9 @@ def compare(files, base, csv_out):
                 continue
             agg[c] = dict(workload=w, config=c, runs=len(sel),
                           perf_unit=sel[0]["perf_unit"], perf_better=perf_key(w)[2],
+                          writes_per_s=mean(fnum(parse_kv(r["detail"]).get("trace_written"))
+                                            / fnum(r["seconds"]) for r in sel
+                                            if "trace_written" in r["detail"] and fnum(r["seconds"])),
                           **{k: mean(fnum(r[k]) for r in sel)
                              for k in ("seconds", "energy_j", "power_w", "perf")})
         b = agg.get(base_cfg)
@@ -316,19 +386,21 @@ def compare(files, base, csv_out):
 
     cw = max(len(c) for c in configs)
     print("baseline: %s" % base_cfg)
-    hdr = "%-14s %-*s %4s %9s %10s %8s %12s %-10s %8s %8s" % (
+    hdr = "%-14s %-*s %4s %9s %10s %8s %12s %-10s %8s %8s %8s" % (
         "workload", cw, "config", "runs", "time_s", "energy_J", "pkg_W",
-        "perf", "unit", "dE%", "dPerf%")
+        "perf", "unit", "dE%", "dPerf%", "writes/s")
     print(hdr)
     print("-" * len(hdr))
     for s in summary:
-        print("%-14s %-*s %4d %9s %10s %8s %12s %-10s %8s %8s" % (
+        print("%-14s %-*s %4d %9s %10s %8s %12s %-10s %8s %8s %8s" % (
             s["workload"], cw, s["config"], s["runs"], fmt(s["seconds"], ".2f"),
             fmt(s["energy_j"], ".1f"), fmt(s["power_w"], ".2f"),
             fmt(s["perf"], ".1f"), s["perf_unit"],
-            fmt(s["energy_vs_base_pct"], "+.1f"), fmt(s["perf_vs_base_pct"], "+.1f")))
+            fmt(s["energy_vs_base_pct"], "+.1f"), fmt(s["perf_vs_base_pct"], "+.1f"),
+            fmt(s["writes_per_s"], ".1f")))
     print("dE%: package energy vs the baseline (negative = saves energy); "
-          "dPerf%: perf vs the baseline (us/packet: lower is better; /s: higher is better)")
+          "dPerf%: perf vs the baseline (us/packet: lower is better; /s: higher is better); "
+          "writes/s: HWP_REQUEST writes per second (the adjust_perf trace event)")
     with open(csv_out + ".tmp", "w", newline="") as f:
         wr = csv.DictWriter(f, fieldnames=SUMMARY_FIELDS, lineterminator="\n")
         wr.writeheader()
@@ -368,6 +440,9 @@ def main(argv):
                               % ",".join(WORKLOADS))
     runopts.add_argument("--settle", type=float, default=2.0,
                          help="idle seconds before each workload (default 2)")
+    runopts.add_argument("--modes", default="",
+                         help="hints,floor: A/B of intel_pstate's adjust_perf_mode on this kernel, "
+                              "one run file each (the mode is restored at the end)")
     runopts.add_argument("--dry-run", action="store_true",
                          help="tiny workloads, no energy")
     sub.add_parser("run", parents=[common, runopts], help="one run")

@@ -1,10 +1,14 @@
 #!/bin/sh
 # Guest of tests/57-hwp-ab.sh: runs tools/hwp-ab.py's workloads (the guest
 # has no Python). ab.calibrate=1: prints AB-IPS=N (`periodic -c 2`); else runs
-# /ab-plan ("REPEAT WORKLOAD COMMAND..." per line) and prints AB-RUN
-# kernel=K driver=D governor=G, then per workload AB-ROW repeat=R workload=W
-# energy_uj=E <helper output>, E the SIMULATED package energy (0x611, unit
-# from 0x606), for hwp-ab.py import. Documentation/project/hwp-machine.md.
+# /ab-plan ("REPEAT WORKLOAD COMMAND..." per line) once per mode of
+# ab.modes=M,... (intel_pstate's adjust_perf_mode; none: as booted), each
+# after marker N (its position) and an AB-RUN kernel=K driver=D governor=G
+# mode=M line, then per workload AB-ROW repeat=R workload=W energy_uj=E
+# [trace_events=N trace_written=N] <helper output>, E the SIMULATED package
+# energy (0x611, unit from 0x606), for hwp-ab.py import; the trace fields
+# count the adjust_perf events during the workload, where the event exists.
+# Documentation/project/hwp-machine.md.
 set -u
 say_err() { echo "GUEST-ERROR=$1"; }
 if grep -q 'ab\.calibrate=1' /proc/cmdline; then
@@ -13,20 +17,35 @@ if grep -q 'ab\.calibrate=1' /proc/cmdline; then
 	exit 0
 fi
 settle=$(sed -n 's/.*ab\.settle=\([0-9]*\).*/\1/p' /proc/cmdline)
+modes=$(sed -n 's/.*ab\.modes=\([a-z,]*\).*/\1/p' /proc/cmdline | tr , ' ')
 unit=$(hwpload rdmsr 0 0x606) || { say_err "no MSR_RAPL_POWER_UNIT"; exit 1; }
 esu=$(((unit >> 8) & 31))
 energy() { v=$(hwpload rdmsr 0 0x611) && echo $((v & 0xffffffff)); }
 c=/sys/devices/system/cpu/cpu0/cpufreq
-echo "AB-RUN kernel=$(uname -r) driver=$(cat $c/scaling_driver 2>/dev/null || echo none) governor=$(cat $c/scaling_governor 2>/dev/null || echo none)"
-while read -r rep w cmd; do
-	# a fixed settle, as hwp-ab.py --settle: no one state to wait for, as an
-	# idle CPU keeps its last level in MIN on the A kernel, DESIRED on the B
-	sleep "${settle:-2}"
-	e0=$(energy) || { say_err "energy read failed"; exit 1; }
-	# shellcheck disable=SC2086
-	out=$($cmd) || { say_err "$w: '$cmd' failed"; exit 1; }
-	e1=$(energy) || { say_err "energy read failed"; exit 1; }
-	d=$((e1 - e0))
-	[ $d -ge 0 ] || d=$((d + 4294967296))
-	echo "AB-ROW repeat=$rep workload=$w energy_uj=$(((d * 1000000) >> esu)) $out"
-done </ab-plan
+m=/sys/devices/system/cpu/intel_pstate/adjust_perf_mode
+tr=/sys/kernel/tracing
+mount -t tracefs nodev $tr 2>/dev/null
+ev=$tr/events/intel_pstate/intel_pstate_adjust_perf/enable
+[ ! -e $ev ] || echo 1 >$ev || say_err "trace event not enabled"
+n=0
+for mode in ${modes:-none}; do
+	n=$((n + 1))
+	hwpload mark $n || say_err "mark $n failed"
+	[ "$mode" = none ] || echo "$mode" >$m || say_err "adjust_perf_mode $mode not set"
+	echo "AB-RUN kernel=$(uname -r) driver=$(cat $c/scaling_driver 2>/dev/null || echo none) governor=$(cat $c/scaling_governor 2>/dev/null || echo none) mode=$(cat $m 2>/dev/null || echo none)"
+	while read -r rep w cmd; do
+		# a fixed settle, as hwp-ab.py --settle: no one state to wait for, as an
+		# idle CPU keeps its last level in MIN on the A kernel, DESIRED on the B
+		sleep "${settle:-2}"
+		[ ! -e $ev ] || : >$tr/trace
+		e0=$(energy) || { say_err "energy read failed"; exit 1; }
+		# shellcheck disable=SC2086
+		out=$($cmd) || { say_err "$w: '$cmd' failed"; exit 1; }
+		e1=$(energy) || { say_err "energy read failed"; exit 1; }
+		d=$((e1 - e0))
+		[ $d -ge 0 ] || d=$((d + 4294967296))
+		tv=
+		[ ! -e $ev ] || tv="trace_events=$(grep -c ': intel_pstate_adjust_perf: ' $tr/trace) trace_written=$(grep -c ' written=1' $tr/trace) "
+		echo "AB-ROW repeat=$rep workload=$w energy_uj=$(((d * 1000000) >> esu)) $tv$out"
+	done </ab-plan
+done

@@ -702,8 +702,16 @@ def ab(base, series):
         if k == "base":
             return (reqs and not des,
                     "%d writes, %d with DESIRED set (the base writes its target into MIN only)" % (len(reqs), len(des)))
-        steer = [r for r in des if r["min"] < r["des"]]
-        return steer, "%d writes, %d with DESIRED above MIN (schedutil's hints)" % (len(reqs), len(steer))
+        # ab-guest.sh's marker 1 starts the hints run, 2 the floor run
+        hints = [r for r in reqs if r["phase"] == 1]
+        floor = [r for r in reqs if r["phase"] == 2]
+        first = next((i for i, r in enumerate(floor) if r["des"] == 0), None)
+        steer = [r for r in hints if r["des"] and r["min"] < r["des"]]
+        fl = floor[first:] if first is not None else []
+        return (steer and fl and not any(r["des"] for r in fl) and len({r["min"] for r in fl}) > 1,
+                "hints: %d writes, %d with DESIRED above MIN; floor: %d writes, from the first floor one on "
+                "%d with DESIRED set, MIN %s" % (len(hints), len(steer), len(floor), sum(1 for r in fl if r["des"]),
+                                                 "-".join(map(str, sorted({r["min"] for r in fl}))) or "none"))
 
     t = ktap.Ktap(2)
     for k, rec in (("base", base), ("series", series)):
