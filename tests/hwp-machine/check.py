@@ -322,6 +322,14 @@ def driver(check, tl, keys):
                 cpu, len(t), len(h), "" if at else " (differ)"))
         return ok, "; ".join(notes) + "; %s events in all" % keys.get("TRACE-EVENTS")
 
+    @check("kselftest without /dev/cpu/N/msr passes from the adjust_perf trace (no skip)")
+    def _():
+        with open(tl.console, errors="replace") as f:
+            out = [line.rstrip() for line in f if line.startswith("KSELFTEST-TRACE: ")]
+        via = [x for x in out if "no msr driver: request from" in x]
+        return (keys.get("KSELFTEST-TRACE-RC") == "0" and via and not any(" # SKIP" in x for x in out),
+                "exit status %s; %s" % (keys.get("KSELFTEST-TRACE-RC"), (via or out[-1:] or ["no output"])[0]))
+
     check("kselftest intel_pstate/hwp_request passes on the real driver (no skip)")(
         lambda: (keys.get("KSELFTEST-RC") == "0", "exit status %s" % keys.get("KSELFTEST-RC")))
     no_warning(check, tl, "no warning in the guest's kernel log")
