@@ -49,7 +49,10 @@ warnings() { # name tree toolchain -> $tmp/NAME.warn
 	done
 	echo "${objs[@]}" >"$tmp/$name.objs"
 	[ ${#objs[@]} -gt 0 ] || { : >"$tmp/$name.warn"; return 0; }
-	rm -f "${objs[@]/#/$out/}" "$out/build.log"
+	# kbuild compiles an object again when its command line changes: once
+	# without W=1 (a ccache hit after the first run), then with it, so
+	# that this run's build.log has the objects' W=1 warnings
+	KMAKE_TARGETS="${objs[*]}" "$REPO/tools/kernel.sh" build "$name" >>"$tmp/$name.log" 2>&1 || return 1
 	KMAKE_TARGETS="${objs[*]}" KMAKE_ARGS="W=1 ${check[*]}" \
 		"$REPO/tools/kernel.sh" build "$name" >>"$tmp/$name.log" 2>&1
 	local rc=$?

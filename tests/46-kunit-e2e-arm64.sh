@@ -22,10 +22,15 @@ if [ -z "$touched" ]; then
 fi
 # the objects of the touched .c files are compiled in every run, so that
 # their warnings are in this run's build log (make leaves up-to-date
-# objects alone, and their warnings with them)
-for f in $touched; do
-	case $f in *.c) rm -f "$out/${f%.c}.o" ;; esac
-done
+# objects alone, and their warnings with them): those an earlier run built
+# are compiled here with another command line, which the build below then
+# changes back, and kbuild compiles them again (ccache hits)
+again=$(for f in $touched; do case $f in *.c) [ ! -f "$out/${f%.c}.o" ] || echo "${f%.c}.o" ;; esac; done)
+if [ -n "$again" ] && ! KMAKE_TARGETS="$(echo "$again" | tr '\n' ' ')" KMAKE_ARGS=KCFLAGS=-DHARNESS_AGAIN \
+	"$REPO/tools/kernel.sh" build $name >/dev/null 2>"$BUILD/clang-$name.err"; then
+	ktap_fail "clang $arch: builds with LLVM=1 LLVM_IAS=1" "the touched objects do not build (log: $out/build.log)"
+	stop "the clang $arch kernel did not build"
+fi
 # from the harness tree: the test module (configs/kunit-e2e.config) is
 # built against it and loaded by kunit-boot.sh's /init
 if ! img=$("$REPO/tools/kernel.sh" build $name 2>"$BUILD/clang-$name.err") ||
@@ -47,8 +52,8 @@ fi
 # warnings of the whole build that name a file the series touches: the
 # compiler's (with the source path), objtool's and the linker's (with the
 # object, relative to the output directory), modpost's. The touched .c
-# objects were deleted before it, so those there now were compiled in this
-# run; none at all would make the check one of nothing.
+# objects there now were compiled in this run (above); none at all would
+# make the check one of nothing.
 pats=$( { echo "$touched" | sed 's#^#/#'; echo "$touched" | sed -n 's#\.c$#.o#p'; } )
 w=$(grep -iE '(warning|error)' "$out/build.log" | grep -F "$pats" || true)
 objs=$(for f in $touched; do case $f in *.c) [ ! -f "$out/${f%.c}.o" ] || echo "${f%.c}.o" ;; esac; done)
