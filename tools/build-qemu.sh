@@ -70,8 +70,7 @@ is_current() {
 	[ -x "$bin" ] && [ -f "$OUT/stamp" ] && [ "$(cat "$OUT/stamp")" = "$(stamp_key)" ]
 }
 
-# sync_tree NEW OLD: make OLD equal to NEW, touching only files that differ
-# (so an incremental build recompiles only what our patch changed)
+# sync_tree NEW OLD: OLD = NEW, touching only files that differ (an incremental build)
 sync_tree() {
 	local new=$1 old=$2 line a b
 	if [ ! -d "$old" ]; then
@@ -114,9 +113,8 @@ step() {
 
 unpack_and_patch() {
 	local tmp=$1 p
-	# --no-check: the three files were checked against qemu.sha256 already
-	# (dpkg-source has no Debian uploader keyring to check the signature)
-	# (called under `if`, where set -e does not apply: every step returns)
+	# --no-check: the files were checked against qemu.sha256 (no uploader keyring);
+	# called under `if`, where set -e does not apply: every step returns
 	dpkg-source --no-check -x "$DL/$dsc" "$tmp/src" || return 1
 	for p in $(patches); do
 		echo "applying $(basename "$p")"
