@@ -2,8 +2,7 @@
 # check.py emulator. hwp-machine.md, "The machine's own checks".
 set -u
 . /lib/hwp-guest-lib.sh
-# only emergencies on the console: a kernel message must not split a line
-# of the guest's (the HWP-MONITOR requests); dmesg keeps everything
+# only emergencies on the console, so no kernel message splits an HWP-MONITOR line; dmesg keeps all
 echo 1 >/proc/sys/kernel/printk
 
 say DRIVER "$(cat $c/cpu0/cpufreq/scaling_driver 2>/dev/null || echo none)"
