@@ -3,8 +3,7 @@
 # with Debian's certificate settings blanked and the FRAGMENTs merged, then
 # olddefconfig; fails, naming them, if a requested option did not end up set.
 #   tools/debconfig.sh KSRC OUTDIR BASE FRAGMENT...
-# KSRC the tree (its scripts/ and Kconfig); OUTDIR the O= directory, gets
-# .config; BASE a config, or Debian's linux-config-5.10 .deb.
+# OUTDIR: the O= directory, gets .config; BASE a config, or Debian's linux-config .deb.
 # Environment: DEB_DEBUG_INFO (0: debug info off; 1: BASE's, needs pahole).
 set -euo pipefail
 

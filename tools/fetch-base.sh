@@ -107,9 +107,8 @@ do_source() {
 	log "base $tag ready in $KSRC ($(git -C "$KSRC" rev-parse --short=12 "$tag"))"
 }
 
-# mainline 7.3's own intel_pstate.c and schedutil's perf path (with the
-# helpers it calls), the perf harness's comparison subject (perf-harness.md);
-# Debian ships 7.3 in trixie-backports (mainline-history.md, 7).
+# mainline 7.3's intel_pstate.c and schedutil, the perf harness's comparison subject
+# (perf-harness.md); Debian ships 7.3 in trixie-backports (mainline-history.md, 7)
 do_mainline() {
 	local ver=7.3.4-1~bpo13+1 deb f dir=$BUILD/mainline-7.3
 	local files="drivers/cpufreq/intel_pstate.c kernel/sched/cpufreq_schedutil.c kernel/sched/fair.c kernel/sched/sched.h include/linux/sched/cpufreq.h"

@@ -1,10 +1,7 @@
 #!/bin/sh
-# Guest of tests/57-hwp-ab.sh: runs tools/hwp-ab.py's workloads (the guest
-# has no Python). ab.calibrate=1: prints AB-IPS=N (`periodic -c 2`); else runs
-# /ab-plan ("REPEAT WORKLOAD COMMAND..." per line) and prints AB-RUN
-# kernel=K driver=D governor=G, then per workload AB-ROW repeat=R workload=W
-# energy_uj=E <helper output>, E the SIMULATED package energy (0x611, unit
-# from 0x606), for hwp-ab.py import. Documentation/project/hwp-machine.md.
+# Guest of suite 57: tools/hwp-ab.py's workloads without Python. ab.calibrate=1:
+# AB-IPS=N; else runs /ab-plan and prints the AB-RUN and AB-ROW lines of hwp-ab.py
+# import, energy SIMULATED (0x611, unit from 0x606). hwp-machine.md.
 set -u
 say_err() { echo "GUEST-ERROR=$1"; }
 if grep -q 'ab\.calibrate=1' /proc/cmdline; then
