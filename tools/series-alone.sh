@@ -75,8 +75,7 @@ w() { git -C "$wt" "$@"; }
 am() { w am -q -3 --keep-non-patch "$1" >"$log" 2>&1; }
 why() { grep -m 1 -E 'error|fatal|conflict' "$log" || true; }
 
-# check_one N: one KTAP result for patch N, applied to the bare base after
-# the patches it needs
+# check_one N: one KTAP result for patch N on the bare base after the patches it needs
 check_one() {
 	local n=$1 p m mp deps name err
 	name="patch $n applies to $BASE_TAG"
