@@ -55,8 +55,7 @@ if [ -n "$src" ]; then
 	cp "$src" "$scratch/b/dl/$deb"
 	printf 'X' | dd of="$scratch/b/dl/$deb" bs=1 seek=4096 conv=notrunc status=none
 	cp "$scratch/b/dl/$deb" "$scratch/corrupt.deb"
-	# a corrupted cached download: refused and deleted; the re-download then
-	# hits an unreachable mirror, which must be said clearly
+	# a corrupted cached download: refused and deleted; the re-download's dead mirror said clearly
 	run MIRROR=http://127.0.0.1:9/debian SECURITY_MIRROR=http://127.0.0.1:9/debian-security
 	expect corrupted-download-refused "checksum mismatch"
 	ktap_check corrupted-download-deleted "$deb is still in the cache" [ ! -e "$scratch/b/dl/$deb" ]

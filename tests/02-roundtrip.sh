@@ -16,8 +16,7 @@ else
 	ktap_fail "kernels.md holds the table of configs/kernels" "Documentation/project/kernels.md differs from 'tools/kernel.sh table' (paste its output there)"
 fi
 rm -f "$BUILD/.kernels.md"
-# a call: the script's path, then its arguments (not a mention in a comment
-# or a list of files)
+# a call: the script's path, then its arguments (not a mention in a comment or a list)
 others=$(cd "$REPO" && grep -rlE '^[^#]*(\$\{?REPO\}?"?/tools|\$here|\$\(CURDIR\)/tools)/build-kernel\.sh"? ' tools tests mk Makefile |
 	grep -vx 'tools/kernel.sh\|tools/build-kernel.sh\|tests/02-roundtrip.sh' || true)
 ktap_check "every kernel is built through tools/kernel.sh" "tools/build-kernel.sh named by: $others" [ -z "$others" ]

@@ -6,9 +6,8 @@ set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 PATCHES=${PATCHES:-$REPO/patches}
 SERIES_AUTHOR=${SERIES_AUTHOR:-Schedutil Perf Hints <perf-hints@example.org>}
-# checkpatch runs scripts/spdxcheck.py with `python` (and silently skips the
-# SPDX check where there is none), which needs ply: give it Debian's python3,
-# for which python3-ply is installed.
+# checkpatch runs spdxcheck.py with `python` (silently skipped where there is none),
+# which needs ply: give it Debian's python3, for which python3-ply is installed
 pybin=$BUILD/tmp/suite20-bin
 mkdir -p "$pybin"
 ln -sf /usr/bin/python3 "$pybin/python"
@@ -84,9 +83,8 @@ kdoc map_util_perf include/linux/sched/cpufreq.h -function map_util_perf
 kdoc cpufreq_driver_adjust_perf drivers/cpufreq/cpufreq.c \
 	-function cpufreq_driver_adjust_perf -function cpufreq_driver_has_adjust_perf
 kdoc arch_get_max_freq_ratio arch/x86/kernel/smpboot.c -function arch_get_max_freq_ratio
-# kernel-doc silently says nothing about a function it cannot find (-none
-# passes on it): make sure each function asked for by name is really there
-# and documented.
+# kernel-doc says nothing about a function it cannot find (-none passes on it):
+# each function asked for by name must be there and documented
 for ff in arch/x86/kernel/smpboot.c:arch_get_max_freq_ratio include/linux/sched/cpufreq.h:map_util_perf \
 	drivers/cpufreq/cpufreq.c:cpufreq_driver_adjust_perf drivers/cpufreq/cpufreq.c:cpufreq_driver_has_adjust_perf; do
 	f=${ff#*:}

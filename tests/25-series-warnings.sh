@@ -25,8 +25,7 @@ if [ -z "$files" ]; then
 	exit 0
 fi
 
-# configure + prepare a tree in O=$BUILD/out/NAME (once), then compile the
-# objects of the touched files that the config builds, with W=1 and sparse.
+# prepare O=$BUILD/out/NAME, then compile the touched objects it builds, W=1 and sparse
 warnings() { # name tree toolchain -> $tmp/NAME.warn
 	local name=$1 tree=$2 tc=$3 out=$BUILD/out/$1 objs=() f o dir check=(C=2 CHECK=sparse)
 	[ "$tc" = llvm ] && check=()
@@ -35,9 +34,7 @@ warnings() { # name tree toolchain -> $tmp/NAME.warn
 		[ -f "$tree/$f" ] || continue
 		o=${f%.c}.o
 		dir=$(dirname "$f")
-		# a .c file that no Makefile builds is #included by another one
-		# (the series has none): its warnings would come with that
-		# object's
+		# a .c file no Makefile builds is #included by one: its warnings come with that object's
 		grep -qE "\\b$(basename "$o")\\b" "$tree/$dir/Makefile" || continue
 		# built by this config? look for obj-y/obj-$(CONFIG_X) += name.o in the Makefile
 		sym=$(grep -hE "^obj-\\\$\\(CONFIG_[A-Z0-9_]+\\)[[:space:]]*\\+=.*\\b$(basename "$o")\\b" "$tree/$dir/Makefile" |
@@ -58,8 +55,7 @@ warnings() { # name tree toolchain -> $tmp/NAME.warn
 	local rc=$?
 	cp "$out/build.log" "$tmp/$name.raw" 2>/dev/null
 	[ $rc = 0 ] || return 1
-	# keep warnings about the touched files and the headers they changed;
-	# strip directories, line and column numbers
+	# warnings about the touched files and headers, without directories, lines, columns
 	grep -E '(warning|error):' "$tmp/$name.raw" |
 		sed -E 's#^.*/##; s#^([^:]+):[0-9]+(:[0-9]+)?:#\1:#' | sort >"$tmp/$name.warn"
 }
@@ -105,10 +101,8 @@ compare() { # toolchain: gcc (W=1, sparse) or llvm (W=1)
 			ktap_fail "no new $what warnings in $o" "$(echo "$new" | wc -l) new"
 		fi
 	done
-	# and none anywhere else: in files included by the compiled ones (headers
-	# the series touches, test files #included at the end of a driver). Compared
-	# as sets of messages: an object the series adds also includes headers that
-	# already warn at the base (mmzone.h), which is not a new warning.
+	# and none in files they include (touched headers, #included test files); as sets of
+	# messages: an added object includes headers that already warn at the base (mmzone.h)
 	new=$(comm -13 <(sort -u "$tmp/warn-base$sfx.warn") <(sort -u "$tmp/warn-series$sfx.warn"))
 	if [ -z "$new" ]; then
 		ktap_ok "no new $what warnings anywhere in these compiles (headers and included files too)"

@@ -32,9 +32,8 @@ kunit=$BUILD/40-kunit.ktap
 # shellcheck disable=SC2317 # run by ktap_sub
 kunit_boot() { "$REPO/tools/kunit-boot.sh" "$@" | tee "$kunit"; return "${PIPESTATUS[0]}"; }
 ktap_sub kunit kunit_boot x86_64 "$image" "$suite"
-# Every case of the file must have run: a case that the suite lost would
-# otherwise go unnoticed. kunit-boot.sh nests the suite's cases at four
-# spaces.
+# Every case of the file must have run, or a lost case would go unnoticed
+# (kunit-boot.sh nests the suite's cases at four spaces)
 want=$(grep -c '^[[:space:]]*KUNIT_CASE(' "$KSRC/$src")
 cases=$(grep -cE '^    (not )?ok [0-9]+ ' "$kunit")
 ktap_check "kunit $suite: every KUNIT_CASE of $src reported" "$cases cases reported, $src has $want" \

@@ -49,11 +49,9 @@ else
 	ktap_fail "clang $arch: made by clang and linked by ld.lld" \
 		"$out is not a clang/ld.lld build (.config: $(grep -E '^CONFIG_(CC|LD)_IS_' "$out/.config" | tr '\n' ' '); .comment: ${ver:-no clang})"
 fi
-# warnings of the whole build that name a file the series touches: the
-# compiler's (with the source path), objtool's and the linker's (with the
-# object, relative to the output directory), modpost's. The touched .c
-# objects there now were compiled in this run (above); none at all would
-# make the check one of nothing.
+# warnings naming a touched file (compiler: its source path; objtool, linker, modpost:
+# its object). The touched objects there now were compiled in this run (above), and
+# none at all would make the check one of nothing.
 pats=$( { echo "$touched" | sed 's#^#/#'; echo "$touched" | sed -n 's#\.c$#.o#p'; } )
 w=$(grep -iE '(warning|error)' "$out/build.log" | grep -F "$pats" || true)
 objs=$(for f in $touched; do case $f in *.c) [ ! -f "$out/${f%.c}.o" ] || echo "${f%.c}.o" ;; esac; done)

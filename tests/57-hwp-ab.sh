@@ -24,8 +24,7 @@ stop() { ktap_fail_rest "$1"; exit 0; }
 # the machine, the series (the x86 test kernel) and hwpload
 hwp_prepare "$dir" || { ktap_fail "kernels and machine build" "$HWP_WHY"; stop "$HWP_WHY"; }
 series_img=$HWP_IMG
-# the base kernel: suite 21's copy of the walk's base step (key: base_key),
-# else built here the same way (kernels.md)
+# the base kernel: suite 21's copy of the walk's base step, else built here the same way
 base_img=$BUILD/out/walk-base/bzImage
 want=$(base_key)
 if [ ! -f "$base_img" ] || [ "$(cat "$BUILD/out/walk-base/key" 2>/dev/null)" != "$want" ]; then
@@ -54,8 +53,7 @@ for h in periodic spawn pingpong; do
 	extra+=("$dir/$h:/bin/$h")
 done
 
-# boot NAME IMAGE INITRD EXTRA-ARGS: the console in $dir/NAME.txt; on a
-# failure, why in HWP_WHY
+# boot NAME IMAGE INITRD EXTRA-ARGS: the console in $dir/NAME.txt (hwp_boot)
 boot() {
 	HWP_SUITE_TIMEOUT=600 hwp_boot "57-$1" "$dir/$1.txt" --kernel "$2" --initrd "$3" --append "$ARGS $4"
 }

@@ -52,14 +52,11 @@ ktap_ok machine "$qemu"
 out=$BUILD/out/debug-hwp
 mkdir -p "$out"
 
-# the guest script, the upstream cpufreq selftests, bash for them with its
-# libraries, and a `sudo` that just runs its arguments
+# the selftests' `sudo` (runs its arguments); the test module, which must refuse to load
 extra=("$REPO/tests/robustness/sudo:/usr/bin/sudo")
-# the test module, which must refuse to load there (guest.sh, setup)
 extra+=("$ko:/kunit-modules/cpufreq-perf-test.ko")
 extra+=("$kout/kunit-modules/intel_pstate_perf_test.ko:/kunit-modules/intel_pstate_perf_test.ko")
-# hwpload (the scenario markers in the record) and guest-lib.sh (waits on
-# HWP_REQUEST): hwp_initrd adds them
+# hwpload (the scenario markers) and guest-lib.sh (waits on HWP_REQUEST): hwp_initrd adds them
 if ! hwp_hwpload "$out"; then
 	ktap_fail initramfs "$HWP_WHY"
 	stop "no initramfs"
@@ -113,9 +110,8 @@ echo "# debug kernel (HWP machine): boot and scenarios took $(($(date +%s) - t0)
 ktap_check run "$(grep -m1 'qemu-run: FAILED' "$BUILD/58-qemu.err" | cut -c1-200)" [ $qrc -eq 0 ]
 tr -d '\r' <"$log" >"$log.txt"
 
-# the KUnit suites in this boot, intel_pstate registered before them: the
-# test module's suite must not have run (the guest's setup.test_module_refused),
-# intel_pstate_perf must pass every case its plan (1..N) declares
+# KUnit in this boot (intel_pstate registered first): the test module's suite must not
+# have run, intel_pstate_perf must pass every case its plan (1..N) declares
 kunit_hwp=$(awk '
 	/# Subtest: cpufreq-perf-test/ { pt++; next }
 	/# Subtest: intel_pstate_perf/ { ip = 1; next }
@@ -132,8 +128,7 @@ else
 	ktap_fail kunit_safe_on_hwp "cpufreq-perf-test suite ran $k_pt time(s) (must not: the module must refuse to load), refusal $(grep -c '^R-PASS: setup.test_module_refused' "$log.txt") time(s); intel_pstate_perf $k_ipok ok, $k_ipfail not ok, plan 1..$k_plan"
 fi
 
-# 2. the guest's own checks, one result per scenario asked for (check.py
-# scenarios nests its R- lines), and each scenario's record (check.py robustness)
+# 2. the guest's checks, one result per scenario (check.py scenarios), and each record
 IFS=, read -r -a sts <<<"${ROBUST_SELFTESTS:-basic,sptest1,sptest2,sptest3,sptest4}"
 scen=(setup governors hotplug limits modes "${sts[@]/#/selftest.}" badinput freeze)
 sed -n 's/\[ *[0-9][0-9]*\.[0-9]*\] .*//; s/^R-INFO: /# /p' "$log.txt"

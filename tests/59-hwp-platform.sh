@@ -18,9 +18,8 @@ if ! hwp_prepare "$out"; then
 	exit 0
 fi
 
-# boot NAME GUEST_SCRIPT HWP_OPTS [qemu-run.sh options]: the guest's run (ok
-# only when it finished without a GUEST-ERROR line), then "NAME checks",
-# check.py NAME on its console and record
+# boot NAME GUEST_SCRIPT HWP_OPTS [qemu-run.sh options]: the guest's run (ok only
+# without a GUEST-ERROR line), then "NAME checks", check.py NAME on its console and record
 boot() {
 	if ! hwp_initrd "$out/initrd-$1.cpio.gz" "$2"; then
 		ktap_fail "$1 guest run" "$HWP_WHY"

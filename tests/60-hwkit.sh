@@ -111,11 +111,9 @@ if [ -n "$bad$why" ]; then
 		if [ -n "$bad" ]; then ktap_fail "$t" "$bad"; else ktap_skip "$t" "$why"; fi
 	done
 else
-	# emu_check I GOV RUN RC PATTERN...: check I (emu_names[I]) runs
-	# run-emu.sh RUN (MODE [term-max|term-gov]) on fake CPUs that start with
-	# the governor GOV; it passes on "rc=RC", a line matching each grep
-	# PATTERN ("!ERE": no line matches ERE), and every fake CPU left at GOV
-	# and 4000000 kHz
+	# emu_check I GOV RUN RC PATTERN...: check I (emu_names[I]): run-emu.sh RUN, CPUs
+	# starting at GOV; passes on "rc=RC", a line matching each PATTERN ("!ERE": none
+	# matches ERE), and every fake CPU left at GOV and 4000000 kHz
 	emu_check() {
 		local t=${emu_names[$1]} gov=$2 f=$work/emu/$1-${3// /-}.out rc=$4 p ok=1
 		# shellcheck disable=SC2086 # RUN is MODE and an optional term-*

@@ -20,8 +20,7 @@ ktap_plan ${#names[@]}
 rm -rf "$work"
 mkdir -p "$work"
 
-# Without the tree, the fragment or Debian's config, nothing here can be
-# checked: that is a failure ('make check' provides all three).
+# Without the tree, the fragment or Debian's config nothing can be checked: a failure
 why=
 if [ ! -f "$KSRC/scripts/kconfig/merge_config.sh" ]; then
 	why="no kernel tree in $KSRC (make tree)"
@@ -44,8 +43,7 @@ else
 	ktap_fail "${names[0]}" "$(grep -E 'debconfig: ' "$work/debian.log" | tr '\n' '|')"
 fi
 
-# 2. A config as an installed Debian kernel has it (/boot/config-*), with
-#    the certificate paths of Debian's packaging tree.
+# 2. A config as an installed Debian kernel has it, with Debian's certificate paths.
 base=$work/debian/base.config
 if [ -f "$base" ]; then
 	{

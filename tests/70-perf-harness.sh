@@ -21,16 +21,14 @@ fi
 
 hm() { make -s -C "$H" KSRC="$KSRC" BUILD="$BUILD" OUT="$OUT" "$@"; }
 
-# result NAME STATUS NOTE WHY: ok NAME with NOTE if STATUS is 0, else not ok
-# with WHY
+# result NAME STATUS NOTE WHY: ok NAME with NOTE if STATUS is 0, else not ok with WHY
 result() {
 	if [ "$2" = 0 ]; then ktap_ok "$1" "$3"; else ktap_fail "$1" "$4"; fi
 	[ "$2" != 0 ] || [ -z "$3" ] || keep "$1" "# $1: $3"
 }
 
-# Every result but deps and fuzz is cached under a key of its inputs (below;
-# harness.md): a run that passed all of them is recorded with the lines they
-# printed (keep NAME LINE), which a cached run repeats.
+# Every result but deps and fuzz is cached under a key of its inputs (harness.md): a
+# passed run records the lines they printed (keep NAME LINE), which a cached run repeats.
 key=$({
 	cd "$REPO" && find tools/perf-harness tests/70-perf-harness.sh base.sha256 -type f | sort | xargs sha256sum
 	git -C "$KSRC" rev-parse "$BASE_TAG" "$SERIES_BRANCH" 2>&1
@@ -53,9 +51,8 @@ cached() {
 "$REPO/tools/deps.sh" --perf > "$OUT/deps.log" 2>&1
 result perf-harness-deps $? "" "tools/deps.sh --perf could not install what is missing: $(tail -3 "$OUT/deps.log")"
 
-# The callbacks: both extracted and compiled, each object defining the
-# kernel's intel_cpufreq_adjust_perf; and the extraction refuses a header
-# that changed shape (a spec with one parameter renamed).
+# The callbacks: both extracted and compiled, each defining intel_cpufreq_adjust_perf;
+# and the extraction refuses a header that changed shape (one parameter renamed).
 cached perf-harness-callbacks || {
 	cb_fail=""
 	if ! hm callbacks > "$OUT/callbacks.log" 2>&1; then

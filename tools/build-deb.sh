@@ -1,8 +1,6 @@
 #!/bin/bash
-# Debian packages (linux-image, linux-headers, linux-libc-dev) of the series
-# with the kernel's bindeb-pkg, for `make deb` (hardware-guide.md, route A):
-# checkout $DEB_DIR/src, objects $DEB_DIR/obj (reused: rerun at will), log
-# $DEB_DIR/build.log.
+# Debian packages of the series with bindeb-pkg, for `make deb` (hardware-guide.md,
+# route A): checkout $DEB_DIR/src, objects $DEB_DIR/obj (rerun at will), log build.log.
 # Environment (mk/deb.mk): REPO BUILD KSRC; KCONFIG (base config; empty:
 #   Debian's, tools/fetch-base.sh config); DEB_FRAGMENT (Kconfig.fragment);
 #   DEB_DIR ($BUILD/deb); DEB_JOBS (nproc); DEB_LOCALVERSION (-hwp: uname -r

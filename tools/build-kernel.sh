@@ -30,17 +30,14 @@ x86_64) karch=x86; cross=""; image=arch/x86/boot/bzImage; target=bzImage ;;
 arm64) karch=arm64; cross=aarch64-linux-gnu-; image=arch/arm64/boot/Image; target=Image ;;
 *) die "unsupported ARCH $arch (x86_64 or arm64)" ;;
 esac
-# VMLINUX_ONLY=1: link vmlinux and stop (a build that only has to show
-# that the kernel compiles and links: the bootable image adds nothing to
-# that, and its compression costs seconds per build)
+# VMLINUX_ONLY=1: link vmlinux and stop (the image's compression costs
+# seconds per build and shows nothing more)
 if [ "${VMLINUX_ONLY:-0}" = 1 ]; then
 	image=vmlinux target=vmlinux
 fi
-# KMAKE_TARGETS='prepare' or 'dir/file.o ...': configure as for a build,
-# then make these targets instead of an image, with KMAKE_ARGS added (W=1
-# C=2 ...: words split at white space, no quoting), and print the output
-# directory. The output of that make is in build.log. Both are taken out
-# of the environment here, so that the kernel's make does not see them.
+# KMAKE_TARGETS='prepare' or 'dir/file.o ...': make these instead of an image,
+# with KMAKE_ARGS (W=1 C=2 ..., split at blanks), log in build.log, print the
+# output directory; unset, so that the kernel's make does not see them
 targets=${KMAKE_TARGETS:-}
 read -r -a make_args <<<"${KMAKE_ARGS:-}"
 unset KMAKE_TARGETS KMAKE_ARGS
@@ -145,15 +142,13 @@ if [ -n "$targets" ]; then
 	exit 0
 fi
 log "building $name ($arch, $TOOLCHAIN, -j$JOBS)"
-# CPU seconds (user + system) of the make below and everything it ran: a
-# build's cost that does not depend on what else the machine runs (wall time
-# does). `times` must run in this shell: a $(...) subshell has no children.
+# CPU seconds of the make and its children: a cost independent of the machine's
+# other load. `times` must run in this shell: a $(...) subshell has no children.
 cpu_mark() { times >"$out/.times.$1"; }
 cpu_secs() { awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } printf "%d", s }' "$out/.times.$1"; }
 start=$(date +%s)
 cpu_mark 0
-# the modules too, where the configuration has them (the KUnit suites):
-# a build that shows the kernel compiles must compile them as well
+# the modules too, where configured (the KUnit suites): they must compile as well
 mods=()
 ! grep -qx 'CONFIG_MODULES=y' "$out/.config" || mods=(modules)
 kmake -j"$JOBS" "$target" "${mods[@]}" >"$out/build.log" 2>&1 || build_failed "kernel build failed"

@@ -3,9 +3,8 @@
 # Debian 12's qemu source with tools/qemu-hwp/*.patch, x86_64 TCG only, once
 # (reused while its stamp is current). Logs: $BUILD/logs/qemu-*.log.
 #   tools/build-qemu.sh [build]   prints $BUILD/qemu-hwp/bin/qemu-system-x86_64
-# Environment: REPO BUILD; JOBS (nproc); MIRROR SECURITY_MIRROR (default: the
-#   system's apt sources); QEMU_VERSION (1:7.2+dfsg-7+deb12u18; its files
-#   pinned in qemu.sha256).
+# Environment: REPO BUILD; JOBS (nproc); MIRROR SECURITY_MIRROR (default: the system's
+#   apt sources); QEMU_VERSION (1:7.2+dfsg-7+deb12u18; its files pinned in qemu.sha256).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -70,8 +69,7 @@ is_current() {
 	[ -x "$bin" ] && [ -f "$OUT/stamp" ] && [ "$(cat "$OUT/stamp")" = "$(stamp_key)" ]
 }
 
-# sync_tree NEW OLD: make OLD equal to NEW, touching only files that differ
-# (so an incremental build recompiles only what our patch changed)
+# sync_tree NEW OLD: OLD = NEW, touching only files that differ (an incremental build)
 sync_tree() {
 	local new=$1 old=$2 line a b
 	if [ ! -d "$old" ]; then
@@ -114,9 +112,8 @@ step() {
 
 unpack_and_patch() {
 	local tmp=$1 p
-	# --no-check: the three files were checked against qemu.sha256 already
-	# (dpkg-source has no Debian uploader keyring to check the signature)
-	# (called under `if`, where set -e does not apply: every step returns)
+	# --no-check: the files were checked against qemu.sha256 (no uploader keyring);
+	# called under `if`, where set -e does not apply: every step returns
 	dpkg-source --no-check -x "$DL/$dsc" "$tmp/src" || return 1
 	for p in $(patches); do
 		echo "applying $(basename "$p")"

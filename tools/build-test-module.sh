@@ -34,8 +34,7 @@ cp -p "$src/Kbuild" "$src/cpufreq-perf-test.c" "$m/"
 export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2000-01-01}
 export KBUILD_BUILD_USER=${KBUILD_BUILD_USER:-build} KBUILD_BUILD_HOST=${KBUILD_BUILD_HOST:-localhost}
 kmake() { make -s -C "$out" ARCH="$karch" CROSS_COMPILE="$cross" CC="$cc" "${toolchain[@]}" "$@"; }
-# the kernel's own `make modules` (it has none: only Module.symvers, the
-# exports an external module is checked against), then the module
+# the kernel's `make modules` (for Module.symvers, the exports it is checked against)
 if ! { kmake -j"${JOBS:-$(nproc)}" modules && kmake M="$m" modules; } >"$m/build.log" 2>&1; then
 	tail -n 20 "$m/build.log" >&2
 	die "the test module did not build (log: $m/build.log)"
@@ -44,8 +43,7 @@ if grep -q 'undefined!' "$m/build.log"; then
 	grep 'undefined!' "$m/build.log" >&2
 	die "the test module uses symbols the kernel does not export (harness-exports.patch applied?)"
 fi
-# the modules to load: this one and the kernel's own (modules.order);
-# copied only when changed, so that the initramfs is rebuilt only then
+# this one and the kernel's own (modules.order), copied only when changed (the initramfs)
 want=("$m/cpufreq-perf-test.ko")
 while read -r ko; do
 	ko=${ko#kernel/} ko=${ko%.o} ko=${ko%.ko}.ko

@@ -19,9 +19,8 @@ skips=() fails=() cached=() times=()
 run_start=${CHECK_START:-}
 case "$run_start" in '' | *[!0-9]*) run_start=$(date +%s) ;; esac
 first=""
-# suite_key SUITE: a hash of every input a "cache: whole input" suite has:
-# the files git tracks here and their changes, the kernel tree's refs, HEAD
-# and changes, the installed packages, the harness's variables
+# suite_key SUITE: a hash of every input of a "cache: whole input" suite: files and changes
+# here and in the kernel tree, its refs, the installed packages, the harness's variables
 suite_key() {
 	{
 		git -C "$REPO" ls-files -s; git -C "$REPO" diff HEAD; git -C "$REPO" status --porcelain
@@ -40,10 +39,8 @@ for t in "$REPO"/tests/[0-9][0-9]-*.sh; do
 	echo "=== $suite"
 	start=$(date +%s)
 	[ -n "$first" ] || first=$start
-	# A suite with a "# cache: whole input" line computes nothing but from
-	# what suite_key hashes: after it passed, a run with the same key
-	# replays its output with every result "# cached DATE KEY", not run
-	# (CHECK_FRESH=1 runs it).
+	# A "# cache: whole input" suite reads only what suite_key hashes: once it passed,
+	# the same key replays its output, each result "# cached DATE KEY" (CHECK_FRESH=1 runs it)
 	rec='' key=''
 	if grep -q '^# cache: whole input' "$t"; then
 		key=$(suite_key "$suite")

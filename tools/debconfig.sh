@@ -1,10 +1,8 @@
 #!/bin/bash
-# A .config for a Debian package build (hardware-guide.md, route A): BASE
-# with Debian's certificate settings blanked and the FRAGMENTs merged, then
-# olddefconfig; fails, naming them, if a requested option did not end up set.
+# A .config for a Debian package build (hardware-guide.md, route A): BASE, Debian's
+# certificates blanked, FRAGMENTs merged, olddefconfig; fails naming an option not set.
 #   tools/debconfig.sh KSRC OUTDIR BASE FRAGMENT...
-# KSRC the tree (its scripts/ and Kconfig); OUTDIR the O= directory, gets
-# .config; BASE a config, or Debian's linux-config-5.10 .deb.
+# OUTDIR: the O= directory, gets .config; BASE a config, or Debian's linux-config .deb.
 # Environment: DEB_DEBUG_INFO (0: debug info off; 1: BASE's, needs pahole).
 set -euo pipefail
 

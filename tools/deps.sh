@@ -24,10 +24,8 @@ PKGS=(build-essential git ca-certificates xz-utils ccache flex bison bc
 	# the emulated HWP machine: apt-get source qemu, and its x86_64 build
 	dpkg-dev meson ninja-build pkg-config libglib2.0-dev libpixman-1-dev
 	libfdt-dev zlib1g-dev)
-# bindeb-pkg (scripts/package/builddeb, mkdebian) and its build of Debian's
-# config: rsync (headers_install), depmod (kmod), fakeroot, dpkg-buildpackage
-# (the rest of what it runs is in the list above); pahole (dwarves) for
-# make deb DEB_DEBUG_INFO=1
+# bindeb-pkg and its build of Debian's config: rsync (headers_install), depmod (kmod),
+# fakeroot (dpkg-buildpackage: above); pahole (dwarves) for make deb DEB_DEBUG_INFO=1
 [ "$deb" = 0 ] || PKGS+=(rsync kmod fakeroot dwarves)
 [ "$perf" = 0 ] || PKGS=(build-essential clang valgrind binutils libclang-rt-14-dev)
 missing=()

@@ -6,10 +6,9 @@
 #   tools/fetch-base.sh config        the linux-config-5.10 .deb
 #   tools/fetch-base.sh busybox-arm64 Debian's arm64 busybox-static binary
 #   tools/fetch-base.sh mainline-7.3  five files of linux-source-7.3 -> $BUILD/mainline-7.3
-# Environment: REPO BUILD KSRC BASE_VERSION; BASE_SHA256 (a version not in
-#   base.sha256); MIRROR SECURITY_MIRROR (default: the system's apt sources);
-#   LOCAL_TARBALL (a local .tar.xz or .deb instead of a download); MIN_FREE_MB
-#   (3000); M73_DEB (a local linux-source-7.3 .deb).
+# Environment: REPO BUILD KSRC BASE_VERSION; BASE_SHA256 (a version not in base.sha256);
+#   MIRROR SECURITY_MIRROR (default: the system's apt sources); LOCAL_TARBALL (a local
+#   .tar.xz or .deb instead of a download); MIN_FREE_MB (3000); M73_DEB (a 7.3 .deb).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -107,9 +106,8 @@ do_source() {
 	log "base $tag ready in $KSRC ($(git -C "$KSRC" rev-parse --short=12 "$tag"))"
 }
 
-# mainline 7.3's own intel_pstate.c and schedutil's perf path (with the
-# helpers it calls), the perf harness's comparison subject (perf-harness.md);
-# Debian ships 7.3 in trixie-backports (mainline-history.md, 7).
+# mainline 7.3's intel_pstate.c and schedutil, the perf harness's comparison subject
+# (perf-harness.md); Debian ships 7.3 in trixie-backports (mainline-history.md, 7)
 do_mainline() {
 	local ver=7.3.4-1~bpo13+1 deb f dir=$BUILD/mainline-7.3
 	local files="drivers/cpufreq/intel_pstate.c kernel/sched/cpufreq_schedutil.c kernel/sched/fair.c kernel/sched/sched.h include/linux/sched/cpufreq.h"

@@ -3,18 +3,12 @@
 
     tools/hwp-monitor.py CONSOLE_LOG SOCKET TRANSCRIPT
 
-Started by tools/qemu-run.sh --monitor-relay next to QEMU, whose QMP
-monitor listens on the unix socket SOCKET. It follows CONSOLE_LOG (the
-guest's serial console) and sends, in order and once each, the command of
-every line "HWP-MONITOR: <QMP command, one line of JSON>" (a platform event,
-such as firmware lowering the guaranteed level, that the guest cannot cause
-itself), "@cpuN" replaced by the QOM path of the vCPU with cpu-index N; a
-line "HWP-MONITOR-REFUSE: <command>" sends one that QEMU must refuse.
-Documentation/project/hwp-machine.md, "Platform events". TRANSCRIPT gets
-each command and QEMU's answer. The relay ends when QEMU closes the monitor,
-or when the console shows the end marker. Exit status: 0, or 1 if a command
-could not be sent, QEMU refused a command, or it accepted one it should have
-refused (the transcript says which).
+Started by tools/qemu-run.sh --monitor-relay; QEMU's QMP monitor listens on
+SOCKET. Each "HWP-MONITOR: <QMP JSON>" line of the guest's console is sent
+once, in order ("@cpuN": the QOM path of vCPU N); "HWP-MONITOR-REFUSE:" sends
+one QEMU must refuse (hwp-machine.md, "Platform events"). TRANSCRIPT gets each
+command and answer. Ends when QEMU closes the monitor or at the end marker.
+Exit 1 if a command could not be sent, was refused, or was wrongly accepted.
 """
 import json
 import os

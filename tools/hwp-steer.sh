@@ -1,15 +1,11 @@
 #!/bin/bash
-# Boot KERNEL on the emulated HWP machine (2 CPUs, vCPU 1 an efficiency
-# core), run suite 56's guest in its short mode (idle, a load on each CPU,
-# idle) and print tools/hwp_record.py's summary of HWP_REQUEST (simulated).
-#   tools/hwp-steer.sh NAME KERNEL
-# NAME names $BUILD/logs/NAME-boot.log and NAME.record; KERNEL a bzImage with
-# the msr driver built in. Exit 0 when the guest ran on intel_cpufreq, CPU 1's
-# request was written under load and every request in effect through the
-# load carried a DESIRED, one above MIN (->adjust_perf; the frequency path
+# Boot KERNEL (a bzImage with the msr driver) on the emulated HWP machine, run suite
+# 56's guest in its short mode and print hwp_record.py's summary (simulated).
+#   tools/hwp-steer.sh NAME KERNEL      logs: $BUILD/logs/NAME-boot.log, NAME.record
+# Exit 0 when the guest ran on intel_cpufreq and every request in effect through
+# CPU 1's load carried a DESIRED, one above MIN (->adjust_perf; the frequency path
 # writes DESIRED = MIN); 1 when not; 2 on usage or a missing input.
-# Environment: REPO BUILD; BOOT_ARGS (default intel_pstate=passive
-#   cpufreq.default_governor=schedutil).
+# Environment: REPO BUILD; BOOT_ARGS (intel_pstate=passive cpufreq.default_governor=schedutil).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}

@@ -40,8 +40,7 @@ def parse_console(path):
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
-            # guest-lib.sh's mark(), and tests/robustness/guest.sh's (a
-            # kernel message may follow its scenario on the same line)
+            # guest-lib.sh's mark(), and robustness/guest.sh's (a kernel message may follow)
             m = re.match(r"^PHASE (\d+) (\S+)$", line) or re.match(r"^R-MARK (\d+) ([a-z0-9.]+)", line)
             if m:
                 phases[int(m.group(1))] = m.group(2)
@@ -165,8 +164,7 @@ def summary(console, record):
 
     under = writes("spin-cpu1")
     load, after = [r["des"] for r in under], [r["des"] for r in writes("idle") + writes("idle-wake")]
-    # the perf path: CPU 1 written under load, every request in effect then
-    # with DESIRED, some above MIN (the frequency path's has MIN = DESIRED)
+    # the perf path: CPU 1 written under load, every request in effect with DESIRED, some above MIN
     effect = [r for r in reqs if r["cpu"] == 1 and under and r["t"] < under[0]["t"]][-1:] + under
     perf = bool(under) and "spin-cpu1" in num and all(r["des"] for r in effect) \
         and any(r["min"] < r["des"] for r in effect)

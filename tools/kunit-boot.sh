@@ -82,10 +82,8 @@ splat=$(grep -m1 -E -f "$here/lib/splats.ere" "$log" | tr -d '\r' | cut -c1-160)
 ktap_check console "kernel crash or warning during the run: $splat" [ -z "$splat" ]
 
 # --- parse with the tree's kunit.py ------------------------------------------
-# 5.10's kunit.py parses one TAP document: the built-in suites' (TAP header
-# at boot) and each module's (tools/kunit-init.sh writes a header before it
-# loads one) are separate ones. So split the log at each
-# "TAP version" line and parse every part on its own.
+# 5.10's kunit.py parses one TAP document: split the log at each "TAP version"
+# line (the built-in suites', and one per module from kunit-init.sh), parse each
 parts=$(mktemp -d "${TMPDIR:-/tmp}/kunit-parts.XXXXXX")
 trap 'rm -rf "$parts"' EXIT
 awk -v d="$parts" '/TAP version [0-9]+\r?$/ { n++ } n { print > (d "/part" n ".log") }' "$log"

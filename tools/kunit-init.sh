@@ -1,14 +1,10 @@
 # shellcheck shell=sh
-# Guest script of tools/kunit-boot.sh, run by tools/mkinitramfs.sh's /init
-# (busybox sh), which then prints the end marker and powers off. The
-# built-in KUnit suites ran before init. Reports the online CPUs and loads
-# every module of /kunit-modules in name order; each holds one KUnit suite,
-# which runs at load. 5.10's KUnit prints a TAP header for the built-in
-# suites only, so one goes into the kernel log before each module, for
-# kunit.py parse. Own lines go through the tty, the kernel's straight to
-# the console: stty sets the console's settings again with TCSADRAIN, which
-# waits until the line is out, so that the next kernel message cannot
-# interleave with it.
+# Guest script of tools/kunit-boot.sh: reports the online CPUs and loads every
+# module of /kunit-modules in name order (one KUnit suite each, run at load).
+# 5.10's KUnit prints a TAP header for the built-in suites only: one goes into
+# the kernel log before each module, for kunit.py parse. say(): stty sets the
+# console's settings again with TCSADRAIN, which waits until the line is out,
+# so that the next kernel message cannot interleave with it.
 say() {
 	echo "kunit-init: $*"
 	stty "$(stty -g)"

@@ -43,8 +43,7 @@ else
 	boot="FAILED ($(grep -m3 '^not ok' "$kdoc" | cut -c1-120 | paste -sd';' || true); KTAP: $kdoc)"
 	boot_ok=""
 fi
-# the suites' cases are nested at four spaces (grep -c prints 0 and fails
-# when nothing matches)
+# the suites' cases are nested at four spaces (grep -c prints 0 and fails on none)
 kunit="$(grep -cE '^    ok ' "$kdoc" || true) cases passed, $(grep -cE '^    not ok ' "$kdoc" || true) failed (suites intel_pstate_perf, cpufreq-perf-test; KTAP: $kdoc)"
 
 # ---- the emulated HWP machine: the real intel_pstate under schedutil -------

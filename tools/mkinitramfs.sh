@@ -2,10 +2,9 @@
 # A gzip'd initramfs around Debian's busybox-static, written without root by
 # the kernel's usr/gen_init_cpio (compiled once into $BUILD/tools).
 #   tools/mkinitramfs.sh OUT.cpio.gz SCRIPT [FILE:DEST ...]
-# /init mounts proc, sysfs, devtmpfs and debugfs, runs SCRIPT as /test.sh,
-# prints QEMU-TEST-RC=<its status> and QEMU-TEST-END (tools/qemu-run.sh
-# waits for it) and powers off. Each FILE is copied to DEST with its mode;
-# /lib/splats.ere is always there: the one splat pattern, tools/lib/splats.ere.
+# /init mounts proc, sysfs, devtmpfs, debugfs, runs SCRIPT as /test.sh, prints
+# QEMU-TEST-RC=<status> and QEMU-TEST-END (qemu-run.sh waits for it), powers off.
+# Each FILE is copied to DEST with its mode; /lib/splats.ere is tools/lib/splats.ere.
 # Environment: KSRC BUILD; BUSYBOX (default /bin/busybox; static, of the
 #   guest's arch: for arm64 BUSYBOX=$(tools/fetch-base.sh busybox-arm64)).
 set -euo pipefail

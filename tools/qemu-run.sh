@@ -1,13 +1,10 @@
 #!/bin/bash
-# Boot a kernel + initramfs under QEMU TCG (never KVM: guests hang with it
-# here) and wait for tools/mkinitramfs.sh's end marker. Usage: see usage();
-# defaults --timeout 300 --smp 2 --mem 512M --log $BUILD/logs/qemu-<time>.log.
-# --hwp: the emulated HWP machine (tools/build-qemu.sh, built when stale) with
-# -cpu Skylake-Client,hwp=on; --hwp-log FILE: its record of HWP_REQUEST
-# writes; --hwp-opts: more CPU properties (hwp-highest=30:24); --monitor-relay:
-# tools/hwp-monitor.py sends each "HWP-MONITOR: <QMP command>" line of the
-# guest to QMP (transcript LOG.monitor; a refusal fails the run).
-# The guest script's status is in the log as QEMU-TEST-RC=N. Exit 0 at the
+# Boot a kernel + initramfs under QEMU TCG (never KVM: guests hang with it here)
+# until mkinitramfs.sh's end marker. Usage: usage(); defaults --timeout 300 --smp 2
+# --mem 512M --log $BUILD/logs/qemu-<time>.log. --hwp: the emulated HWP machine
+# (build-qemu.sh), -cpu Skylake-Client,hwp=on; --hwp-log FILE: its record;
+# --hwp-opts: CPU properties; --monitor-relay: tools/hwp-monitor.py (transcript
+# LOG.monitor). The guest's status: QEMU-TEST-RC=N in the log. Exit 0 at the
 # marker without a panic; 1 on panic, timeout or no marker; 2 on usage.
 # Environment: REPO BUILD.
 set -euo pipefail

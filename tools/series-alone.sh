@@ -1,9 +1,7 @@
 #!/bin/bash
-# Do the fixes at the front of the series apply to the base alone, each with
-# the patches the cover letter says it needs ("Patch 4 needs patch 3", followed
-# to the end)? And does the series apply with plain git am without each
-# deviation ([5.10-only], [RFC]) and what needs it? One KTAP result each
-# (harness.md, suite 01).
+# Does each fix at the front apply to the base alone with what the cover letter says
+# it needs ("Patch 4 needs patch 3", transitively)? Does the series apply with plain
+# git am without each deviation ([5.10-only], [RFC])? One KTAP result each (suite 01).
 #   BASE_VERSION=5.10.262-1 tools/series-alone.sh
 # Environment: REPO KSRC PATCHES BASE_VERSION BASE_TAG; TMPDIR (the detached
 #   worktree, removed on exit).
@@ -75,8 +73,7 @@ w() { git -C "$wt" "$@"; }
 am() { w am -q -3 --keep-non-patch "$1" >"$log" 2>&1; }
 why() { grep -m 1 -E 'error|fatal|conflict' "$log" || true; }
 
-# check_one N: one KTAP result for patch N, applied to the bare base after
-# the patches it needs
+# check_one N: one KTAP result for patch N on the bare base after the patches it needs
 check_one() {
 	local n=$1 p m mp deps name err
 	name="patch $n applies to $BASE_TAG"

@@ -21,8 +21,7 @@ SERIES_BRANCH=${SERIES_BRANCH:-series}
 STATE=${SERIES_STATE:-$BUILD/state/series-$(echo "$KSRC" | sha256sum | cut -c1-8).stamp}
 KFILES=$REPO/KERNEL-FILES
 
-# git without the user's configuration; SERIES_AUTHOR commits (git am takes
-# each author from its patch) and signs the cover letter
+# git without the user's configuration; SERIES_AUTHOR commits and signs the cover letter
 email=${SERIES_AUTHOR##*<}
 export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 export GIT_COMMITTER_NAME="${SERIES_AUTHOR% <*}" GIT_COMMITTER_EMAIL="${email%>}"
@@ -54,13 +53,11 @@ cover_description() {
 	[ -f "$cl" ] || return 0
 	subject=$(git mailinfo /dev/null /dev/null <"$cl" | sed -n 's/^Subject: //p')
 	printf '%s\n\n' "$subject"
-	# body: after the mail headers, up to the shortlog ("Name (N):"); the
-	# caller's $(...) drops the blank lines before it
+	# body: after the mail headers, up to the shortlog "Name (N):" (the caller's $(...) trims it)
 	awk '!inbody { inbody = ($0 == ""); next } /^[^ \t].* \([0-9]+\):$/ { exit } 1' "$cl"
 }
 
-# export_to DIR: replace DIR's *.patch with the branch, format-patched;
-# prints the number of patches
+# export_to DIR: replace DIR's *.patch with the branch's; prints their number
 export_to() {
 	local out=$1 tmp date n
 	n=$(g rev-list --count "$BASE_TAG..$SERIES_BRANCH")
@@ -83,8 +80,7 @@ export_to() {
 series_files() { g diff --name-only --diff-filter=d "$BASE_TAG" "$SERIES_BRANCH"; }
 tip_mode() { g ls-tree "$SERIES_BRANCH" -- "$1" | cut -d' ' -f1; }
 
-# Write the branch tip's version of every series file into the repository
-# and drop the files an earlier export wrote that the series no longer has.
+# The branch tip's series files into the repository, without those it no longer has
 export_files() {
 	local f tmp
 	# a kernel path that is one of the project's own files would overwrite it
@@ -118,8 +114,7 @@ export_files() {
 	series_files | wc -l
 }
 
-# Do KERNEL-FILES and the files it lists match the branch tip? (differences
-# on stdout)
+# Do KERNEL-FILES and the files it lists match the branch tip? (differences on stdout)
 files_match() {
 	local f d rc=0
 	if ! d=$(diff <(grep -v '^#' "$KFILES" 2>/dev/null) <(series_files)); then
@@ -145,8 +140,7 @@ files_match() {
 
 write_stamp() { mkdir -p "$(dirname "$STATE")"; echo "$1 $2" >"$STATE.tmp"; mv "$STATE.tmp" "$STATE"; }
 
-# Does the branch, exported, equal patches/ byte for byte? (differences
-# on stderr)
+# Does the branch, exported, equal patches/ byte for byte? (differences on stderr)
 branch_matches_patches() {
 	local tmp f rc=0
 	tmp=$(mktemp -d "$BUILD/.cmp.XXXXXX")
@@ -177,8 +171,7 @@ do_tree() {
 		log "branch $SERIES_BRANCH is up to date with patches/ ($(g rev-list --count "$BASE_TAG..$tip") patches)"
 		return 0
 	fi
-	# The branch holds work that is not in patches/ unless it is what we
-	# applied last time, the bare base, or an apply that was interrupted.
+	# work not in patches/, unless it is our last apply, the bare base or an interrupted apply
 	if [ -n "$tip" ] && [ "$tip" != "$stamp_tip" ] && [ "$tip" != "$base" ] &&
 		[ "$stamp_tip" != PENDING ] && [ -z "${FORCE:-}" ]; then
 		branch_matches_patches 2>/dev/null ||

@@ -16,13 +16,10 @@ if [ -n "${CHECK_RUN_ID:-}" ] && [ -f "$stamp" ] &&
 	sed -n 2p "$stamp"
 	exit 0
 fi
-# T_ref, the unit of tools/check.sh's times: the wall time (configure and
-# build) of this kernel's first build in this build directory, from
-# nothing, with gcc and JOBS = the CPU count. Recorded once, with the
-# ccache hits of that build; a build with more hits than misses is no cold
-# build and is not recorded (in make check the walk's tip build comes first
-# and shares its objects: `make kernel` in a fresh clone with an empty
-# CCACHE_DIR measures it).
+# T_ref, the unit of check.sh's times: the wall time of this kernel's first build here,
+# from nothing, gcc, JOBS = the CPU count; recorded once, with its ccache hits. More
+# hits than misses is no cold build, not recorded (in make check the walk's tip build
+# shares its objects: `make kernel` in a fresh clone with an empty CCACHE_DIR measures it).
 ccstats() { # hits misses of the ccache in use, or nothing without ccache
 	command -v ccache >/dev/null 2>&1 || return 0
 	ccache --print-stats 2>/dev/null | awk '$1 ~ /^(direct|preprocessed)_cache_hit$/ { h += $2 } $1 == "cache_miss" { m = $2 } END { print h + 0, m + 0 }' || true

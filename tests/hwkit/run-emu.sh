@@ -7,13 +7,11 @@
 #
 #   run-emu.sh BIN MODE [term-max|term-gov]
 #
-# term-max (term-gov): SIGTERM to the selftest once it has lowered cpu0's
-# scaling_max_freq (switched its governor), to check the restore on that
-# path. MODE dec and dec-bad set MSR_IA32_POWER_CTL bit 27 (DEC). The fake
-# CPUs (each its own package, so that a sample takes every one) start with
-# governor HWKIT_GOV (schedutil) and intel_pstate/status HWKIT_STATUS
-# (passive; active: the selftest must switch to passive and back, and the
-# emulator writes no DESIRED). Prints the selftest's output, "rc=N",
+# term-max (term-gov): SIGTERM once the selftest lowered cpu0's scaling_max_freq
+# (switched its governor). MODE dec, dec-bad: MSR_IA32_POWER_CTL bit 27 (DEC).
+# The fake CPUs (one package each, so that a sample takes every one) start with
+# HWKIT_GOV (schedutil) and intel_pstate/status HWKIT_STATUS (passive; active:
+# the emulator writes no DESIRED). Prints the selftest's output, "rc=N",
 # "status: <status>" and per CPU "cpuN: <governor> <scaling_max_freq>".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

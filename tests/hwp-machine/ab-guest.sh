@@ -1,14 +1,10 @@
 #!/bin/sh
-# Guest of tests/57-hwp-ab.sh: runs tools/hwp-ab.py's workloads (the guest
-# has no Python). ab.calibrate=1: prints AB-IPS=N (`periodic -c 2`); else runs
-# /ab-plan ("REPEAT WORKLOAD COMMAND..." per line) once per mode of
-# ab.modes=M,... (intel_pstate's adjust_perf_mode; none: as booted), each
-# after marker N (its position) and an AB-RUN kernel=K driver=D governor=G
-# mode=M line, then per workload AB-ROW repeat=R workload=W energy_uj=E
-# [trace_events=N trace_written=N] <helper output>, E the SIMULATED package
-# energy (0x611, unit from 0x606), for hwp-ab.py import; the trace fields
-# count the adjust_perf events during the workload, where the event exists.
-# Documentation/project/hwp-machine.md.
+# Guest of suite 57: tools/hwp-ab.py's workloads without Python. ab.calibrate=1:
+# AB-IPS=N; else runs /ab-plan once per mode of ab.modes=M,... (adjust_perf_mode;
+# none: as booted), after marker N (its position), and prints the AB-RUN and
+# AB-ROW lines of hwp-ab.py import, energy SIMULATED (0x611, unit from 0x606),
+# with the adjust_perf events counted per workload where the event exists.
+# hwp-machine.md.
 set -u
 say_err() { echo "GUEST-ERROR=$1"; }
 if grep -q 'ab\.calibrate=1' /proc/cmdline; then

@@ -9,9 +9,8 @@
     check.py scenarios CONSOLE SCENARIO...           suite 58, the guest's results
     check.py ab BASE_RECORD SERIES_RECORD            suite 57, the two kernels
 
-CONSOLE and RECORD (parsed by tools/hwp_record.py): hwp-machine.md. Each kind
-prints one KTAP document, its plan first; a check that raises fails alone;
-exit status 1 on a failure. Every figure is simulated, not measured.
+CONSOLE and RECORD: hwp-machine.md. Each kind prints one KTAP document, plan first;
+a check that raises fails alone; exit 1 on a failure. Every figure is simulated.
 """
 import io
 import os

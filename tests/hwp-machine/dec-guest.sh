@@ -7,8 +7,7 @@ p1=$c/cpu1/cpufreq
 say DRIVER "$(cat $c/cpu0/cpufreq/scaling_driver 2>/dev/null || echo none)"
 say STATUS "$(cat $c/intel_pstate/status 2>/dev/null || echo absent)"
 say POWER-CTL "$(hwpload rdmsr 0 0x1fc)"
-# a full spin: wait (10 s) for MAX highest, DESIRED 0 (maybe the reset
-# value, never written), and read the register under the load
+# a full spin: wait (10 s) for MAX highest, DESIRED 0 (maybe the reset value), read it
 for cpu in 0 1; do
 	caps $cpu
 	hwpload spin $cpu 60 &

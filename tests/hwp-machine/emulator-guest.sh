@@ -2,8 +2,7 @@
 # check.py emulator. hwp-machine.md, "The machine's own checks".
 set -u
 . /lib/hwp-guest-lib.sh
-# only emergencies on the console: a kernel message must not split a line
-# of the guest's (the HWP-MONITOR requests); dmesg keeps everything
+# only emergencies on the console, so no kernel message splits an HWP-MONITOR line; dmesg keeps all
 echo 1 >/proc/sys/kernel/printk
 
 say DRIVER "$(cat $c/cpu0/cpufreq/scaling_driver 2>/dev/null || echo none)"
@@ -22,8 +21,7 @@ say TSC-DETECTED "$(dmesg | sed -n 's/.*tsc: Detected \([0-9.]*\) MHz processor.
 say TSC-REFINED "$(dmesg | sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p' | head -n 1)"
 say CLOCKSOURCE "$(cat $c/../clocksource/clocksource0/current_clocksource 2>/dev/null)"
 
-# ---- TSC, MPERF, APERF over 2 s of each hold (12 below the base 20, 24
-# above); the package energy counter over cpu0's hold at 24
+# ---- TSC, MPERF, APERF over 2 s of each hold (12 and 24, base 20); energy at cpu0's 24
 # shellcheck disable=SC2154 # cpu and lvl: set by hold
 read_counters() {
 	e0=$(hwpload rdmsr 0 0x611)
@@ -41,8 +39,7 @@ EOC
 }
 hold cnt read_counters
 
-# ---- turbo off (MISC_ENABLE bit 38 on cpu0) under a spin, until cpu0's
-# level (PERF_STATUS bits 15:8) reaches the cap 18, at most 10 s
+# ---- turbo off (MISC_ENABLE bit 38) under a spin, until cpu0's level is the cap 18 (10 s)
 misc=$(hwpload rdmsr 0 0x1a0)
 caps 0
 level() { v=$(hwpload rdmsr "$1" 0x198) && echo $(((v >> 8) & 255)); }
@@ -70,8 +67,7 @@ guar_low
 phase guar-back
 set_guar 0 18; set_guar 1 18
 wait_guar 18 18
-# (the refusal is in the relay's transcript); commands go in order: once
-# vCPU 1 shows the 17 sent after it, vCPU 0 must still show 18
+# (the refusal is in the transcript); in order: once vCPU 1 shows 17, vCPU 0 must show 18
 echo "HWP-MONITOR-REFUSE: {\"execute\": \"qom-set\", \"arguments\": {\"path\": \"@cpu0\", \"property\": \"hwp-guaranteed-now\", \"value\": 31}}"
 set_guar 1 17
 wait_guar 18 17

@@ -33,9 +33,8 @@ req_is() {
 	min=$((v & 255)) max=$(((v >> 8) & 255)) des=$(((v >> 16) & 255))
 	[ $(($2)) = 1 ]
 }
-# wake_until CPU TEST: a CPU in NOHZ idle sends schedutil no update, so its
-# request only changes when it wakes: wake it briefly (100 us of work every
-# 100 ms for 1 s) until TEST holds, at most 20 times
+# wake_until CPU TEST: an idle (NOHZ) CPU sends no update: wake it (100 us of work
+# every 100 ms for 1 s) until TEST holds, at most 20 times
 wake_until() {
 	wakes=0
 	while [ $wakes -lt 20 ] && ! req_is "$1" "$2"; do
@@ -63,10 +62,9 @@ wait_for() {
 	}
 	sleep 0.1
 }
-# hold NAME BODY: each vCPU held at the levels 12 and 24 in turn (MIN = MAX:
-# scaling_min_freq = scaling_max_freq, the minimum lowered first) under a
-# 15 s spin (pid $load), in the phase NAME-CPU-LEVEL; BODY (a command) runs
-# once the request holds the level (at most 10 s); the limits are restored
+# hold NAME BODY: each vCPU held at levels 12 and 24 (scaling_min = max_freq) under
+# a 15 s spin (pid $load), phase NAME-CPU-LEVEL; BODY runs once the request holds
+# the level (at most 10 s); the limits are restored
 hold() {
 	for cpu in 0 1; do
 		f=$c/cpu$cpu/cpufreq

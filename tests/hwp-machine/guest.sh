@@ -1,8 +1,6 @@
-# Guest script of tests/56-hwp-driver.sh, run by the initramfs's /init on the
-# emulated HWP machine (-smp 2; vCPU 1 an efficiency core with highest 24).
-# The phases and KEY=value lines: tests/hwp-machine/guest-lib.sh. With
-# /etc/hwp-guest-short in the initramfs (tools/hwp-steer.sh: the main job)
-# it stops after the first load and idle phases.
+# Guest script of tests/56-hwp-driver.sh on the emulated HWP machine (vCPU 1 an
+# efficiency core, highest 24); phases and KEY=value lines: guest-lib.sh. With
+# /etc/hwp-guest-short (tools/hwp-steer.sh) it stops after the first idle phase.
 set -u
 . /lib/hwp-guest-lib.sh
 p1=$c/cpu1/cpufreq
@@ -17,10 +15,8 @@ say PM-ENABLE "$(hwpload rdmsr 0 0x770)"
 caps 0; hi0=$highest
 caps 1; hi1=$highest guar=$guaranteed lo=$lowest
 
-# Each phase waits, at most 30 s, for the request it is named after
-# (wait_for), instead of a fixed time; the host checks the request in
-# effect at its end.
-# spin CPU TEST: a full load on CPU until its request satisfies TEST
+# spin CPU TEST: a full load on CPU until its request satisfies TEST (at most
+# 30 s, not a fixed time: the host checks the request in effect at the phase's end)
 spin() {
 	hwpload spin "$1" 600 &
 	spin_pid=$!
@@ -28,8 +24,7 @@ spin() {
 }
 unspin() { kill $spin_pid; wait $spin_pid 2>/dev/null; }
 
-# low CPU: woken until the decayed utilization has brought DESIRED to the
-# lower half
+# low CPU: woken until the decayed utilization brings DESIRED to the lower half
 low() { eval "wake_until $1 \"des <= \$hi$1 / 2\""; }
 
 phase idle-start
@@ -51,15 +46,10 @@ if [ -f /etc/hwp-guest-short ]; then
 	phase end
 	exit 0
 fi
-# schedutil's rate limit on the perf path: under a load 30 ms on and 30 ms
-# off the utilization, and the request it wants, moves at nearly every
-# tick (4 ms); with rate_limit_us at 20 ms no two requests may be closer
-# than that, and with rate_limit_us 0 the same load must bring two
-# requests closer (the control: the limit holds them apart).  A load that
-# changes every millisecond moves PELT's utilization too little to change
-# the request at all.  Each run starts with a change of scaling_max_freq
-# and back: a limits change sets need_freq_update, which mainline's perf
-# path once left set, so that every update bypassed the rate limit.
+# rate_limit_us 20 ms, then 0 (the control), under 30 ms on / 30 ms off: the
+# request moves at nearly every 4 ms tick (a 1 ms load moves PELT too little).
+# Each run starts with a limits change: it sets need_freq_update, which
+# mainline's perf path once left set, so that every update bypassed the limit.
 rl=$(ls $c/cpufreq/schedutil/rate_limit_us $c/cpufreq/policy1/schedutil/rate_limit_us 2>/dev/null | head -n 1)
 rl_old=$(cat "$rl")
 mx_old=$(cat $p1/scaling_max_freq)
@@ -75,10 +65,8 @@ echo "$rl_old" >"$rl"
 load_phase periodic-30 hwpload duty 1 3000 7000 6
 load_phase busy99-turbo-cpu0 hwpload duty 0 10000 100 6
 load_phase busy99-turbo-cpu1 hwpload duty 1 10000 100 6
-# uclamp (CONFIG_UCLAMP_TASK in configs/x86_64-test.config), set by hwpload on
-# itself: a uclamp maximum of half the capacity on a full spin is the most
-# allowed (MAX); a uclamp minimum of half the capacity on a light load (100 us
-# of work every 20 ms) is required (MIN)
+# uclamp set by hwpload on itself: a maximum of half the capacity on a full spin
+# caps MAX; a minimum of half on a light load (100 us every 20 ms) is required (MIN)
 load_phase uclamp-max-cpu1 hwpload uclamp 0 512 spin 1 6
 load_phase uclamp-min-cpu1 hwpload uclamp 512 1024 duty 1 100 20000 4
 
@@ -108,9 +96,8 @@ say CPUINFO-MAX-TURBO "$(cat $c/cpu0/cpufreq/cpuinfo_max_freq) $(cat $p1/cpuinfo
 hwpload duty 1 10000 100 6
 phase turbo-back-busy99-cpu1-done
 
-# governor switches under load; first from schedutil to userspace, which
-# starts at policy->cur: the perf path keeps it at the DESIRED level's
-# frequency
+# governor switches under load; first to userspace, which starts at
+# policy->cur: the perf path keeps it at the DESIRED level's frequency
 phase gov-ramp; spin 1 "des == $hi1"
 phase gov-userspace-cur; echo userspace > $p1/scaling_governor
 say SETSPEED-FROM-SCHEDUTIL "$(cat $p1/scaling_setspeed)"
@@ -126,9 +113,8 @@ phase gov-schedutil; echo schedutil > $p1/scaling_governor
 wait_for 1 30 "des == $hi1 && min < des"
 phase gov-done; unspin
 
-# CPU offline and online; no_turbo set while CPU 1 is offline must reach
-# its cpuinfo_max_freq when it comes back (offlining writes DESIRED 0
-# before the write to "online" returns)
+# CPU offline and online (DESIRED 0 written before "online" returns); no_turbo
+# set while CPU 1 is offline must reach its cpuinfo_max_freq when it comes back
 phase offline; echo 0 > $c/cpu1/online
 say OFFLINE1 "$(cat $c/cpu1/online)"
 # an offline CPU's register cannot be read: the write is done when "online"
@@ -141,8 +127,7 @@ echo 0 > $c/intel_pstate/no_turbo
 spin 1 "des == $hi1"
 phase online-done; unspin
 
-# suspend to idle, with the pm_test timer (devices: cpufreq is suspended for
-# the 5 s of the test delay, then resumed)
+# suspend to idle, pm_test devices: cpufreq suspended for the 5 s test delay
 spin 1 "des == $hi1"
 echo devices > /sys/power/pm_test
 phase suspend

@@ -19,8 +19,7 @@ hold clk "sleep 1"
 # (which resets no_turbo to 0), and the same loads again
 load_phase busy99-fresh hwpload duty 0 10000 100 6
 load_phase busy60-fresh hwpload duty 0 6000 4000 6
-# a uclamp maximum of half the capacity on a full spin: MAX is half the
-# reference the hints are scaled to, so it shows the reference itself
+# uclamp max of half the capacity on a full spin: MAX is half the reference, shows it
 load_phase umax-fresh hwpload uclamp 0 512 spin 0 4
 phase rereg
 echo 1 >$pst/no_turbo
@@ -29,16 +28,15 @@ echo active >$pst/status
 echo passive >$pst/status
 say REREG-STATUS "$(cat $pst/status) $(cat $c/cpu0/cpufreq/scaling_driver) $(cat $c/cpu0/cpufreq/scaling_governor)"
 say REREG-NO-TURBO "$(cat $pst/no_turbo)"
-# the re-registered driver's first request on cpu0, with no_turbo back to 0:
-# MAX highest (the unregistration left MAX at the lowest level), within 10 s
+# the re-registered driver's first request on cpu0 (no_turbo back to 0): MAX highest
+# (the unregistration left MAX at the lowest level), within 10 s
 caps 0
 wait_for 0 10 "max == $highest"
 load_phase busy99-rereg hwpload duty 0 10000 100 6
 load_phase busy60-rereg hwpload duty 0 6000 4000 6
 load_phase umax-rereg hwpload uclamp 0 512 spin 0 4
 
-# ---- turbo turned off by the platform at run time (MISC_ENABLE bit 38 as
-# firmware would): under a full uclamp minimum MIN and MAX stay <= 18
+# ---- turbo off by the platform (MISC_ENABLE bit 38): under uclamp min 1024, MIN, MAX <= 18
 misc=$(hwpload rdmsr 0 0x1a0)
 phase fw-turbo-off
 hwpload wrmsr 0 0x1a0 $((misc | (1 << 38))) || echo "GUEST-ERROR=wrmsr MISC_ENABLE failed"
@@ -52,8 +50,8 @@ hwpload wrmsr 0 0x1a0 $((misc & ~(1 << 38))) || echo "GUEST-ERROR=wrmsr MISC_ENA
 say FW-NO-TURBO-BACK "$(cat $pst/no_turbo)"
 load_phase fw-turbo-on-spin hwpload spin 0 4
 
-# ---- guaranteed lowered to 14 over QMP: 5.10 (HWP interrupt off) sees it at
-# its next limits update (no_turbo 1); then MIN and MAX stay <= 14
+# ---- guaranteed 14 over QMP: 5.10 (HWP interrupt off) sees it at its next limits
+# update (no_turbo 1); then MIN and MAX stay <= 14
 guar_low
 phase guar-low-noturbo
 echo 1 >$pst/no_turbo

@@ -26,9 +26,8 @@ restored() {
 say APERFMPERF "$(grep -m1 '^flags' /proc/cpuinfo | grep -cw aperfmperf)"
 hwp=$(grep -m1 '^flags' /proc/cpuinfo | grep -cw hwp)
 say HWP "$hwp"
-# Without HWP (nohwp: not the HWP machine) an unknown MSR reads 0 instead
-# of faulting, so `hwpload mark` would fail, and there is no HWP_REQUEST:
-# the phases are only printed and DESIRED is not read
+# Without HWP an unknown MSR reads 0 instead of faulting (`hwpload mark` would
+# fail) and there is no HWP_REQUEST: phases are only printed, DESIRED not read
 # shellcheck disable=SC2034 # nomark: read by phase (guest-lib.sh)
 [ "$hwp" != 0 ] || nomark=1
 say CMDLINE "$(cat /proc/cmdline)"

@@ -34,8 +34,7 @@ splat_check() {
 both_eq() { [ "$1" = "$2" ] && [ "$3" = "$4" ]; }
 policies() { ls -d $CF/policy* 2>/dev/null; }
 npolicies() { policies | wc -l; }
-# rd FILE prints, rdv FILE sets v to, the file's first line (a builtin, not
-# cat: a fork costs tens of ms under TCG with KASAN and lockdep)
+# rd FILE prints, rdv FILE sets v to, its first line (no fork: tens of ms under TCG+KASAN)
 rd() { local v=; IFS= read -r v 2>/dev/null <"$1"; printf '%s\n' "$v"; }
 rdv() { v=; IFS= read -r v 2>/dev/null <"$1"; }
 # write, returning the status of the write(2) itself
@@ -45,11 +44,9 @@ wr_rb() {
 	wr "$1" "$2" || bad=$((bad + 1))
 	[ "$(rd "$1")" = "$2" ] || bad=$((bad + 1))
 }
-# every_cpu TEST: wait_for TEST on every CPU's HWP_REQUEST, 10 s each; false
-# if one did not (wait_for's GUEST-ERROR line says which)
+# every_cpu TEST: wait_for TEST on every CPU, 10 s each; false if one did not
 every_cpu() { local cpu st=0; for cpu in $(seq 0 $((ncpu - 1))); do wait_for $cpu 10 "$1" || st=1; done; return $st; }
-# steers NAME: schedutil's perf path steers every CPU under the load (DESIRED
-# above MIN; the other governors' frequency path writes DESIRED = MIN)
+# steers NAME: the perf path steers every CPU (DESIRED above MIN; the frequency path: = MIN)
 steers() { every_cpu "des > min" || fail $1.steers "schedutil wrote no DESIRED above MIN on every CPU within 10 s"; }
 # a policy's hardware range (the CPUs differ: vCPU 1 is an efficiency core)
 pmin() { rd $1/cpuinfo_min_freq; }
@@ -218,9 +215,7 @@ check modes.off_refused "writing 'off' returned $rc, status now '$(rd $IP/status
 schedutil_everywhere modes.after
 scenario_end modes
 
-# ---- the upstream cpufreq selftests (tools/testing/selftests/cpufreq) -------
-# with bash; each of robust.selftests=basic,... must exit 0, print no failure
-# and leave no splat
+# ---- the upstream cpufreq selftests: each of robust.selftests=basic,... ----
 t_s=$(date +%s)
 SELFTESTS=$(sed -n 's/.*robust\.selftests=\([a-z0-9,]*\).*/\1/p' /proc/cmdline | tr , ' ')
 # every policy there and every CPU online
@@ -233,8 +228,7 @@ if [ -x /bin/bash ] && [ -f /selftests/cpufreq/main.sh ] && [ -n "$SELFTESTS" ];
 		(cd /selftests/cpufreq && UID=0 timeout $STTIMEOUT bash ./main.sh -t $t -o /tmp/st-$t >/tmp/st-$t.out 2>&1)
 		rc=$?
 		tm=$(date +%s)
-		# sptest3's governor writers (tee) and sptest4's hotplug loop (bash)
-		# run on in the background: wait, at most robust.stwait seconds
+		# sptest3's tee writers and sptest4's hotplug loop run on: wait, at most robust.stwait s
 		end=$((tm + STWAIT))
 		while [ "$(date +%s)" -lt $end ] && pidof bash tee >/dev/null 2>&1; do sleep 1; done
 		if pidof bash tee >/dev/null 2>&1; then
@@ -247,14 +241,13 @@ if [ -x /bin/bash ] && [ -f /selftests/cpufreq/main.sh ] && [ -n "$SELFTESTS" ];
 		fi
 		t1=$(date +%s)
 		echo "R-INFO: selftest $t: exit $rc in $((tm - t0))s, background jobs $((t1 - tm))s more; output $(wc -l </tmp/st-$t.txt 2>/dev/null) lines"
-		# sptest4's scaling_min_freq writes during hotplug fail by design with
-		# EBUSY (store()'s cpus_read_trylock()) or EINVAL (CPU offline)
+		# sptest4's scaling_min_freq writes during hotplug fail by design: EBUSY
+		# (store()'s cpus_read_trylock()) or EINVAL (CPU offline)
 		expected='special-tests\.sh: line [0-9]*: echo: write error: (Device or resource busy|Invalid argument)$'
 		[ $t = sptest4 ] || expected='^$'
 		n_exp=$(cat /tmp/st-$t.txt /tmp/st-$t.out 2>/dev/null | grep -cE "$expected")
 		[ $t = sptest4 ] && echo "R-INFO: selftest sptest4: $n_exp limit writes refused with EBUSY or EINVAL during hotplug"
-		# reads of scaling_available_frequencies fail when no policy has
-		# one (intel_cpufreq has no frequency table)
+		# reads of scaling_available_frequencies fail: intel_cpufreq has no table
 		noavail="^cat: can't open '/sys/devices/system/cpu/(cpufreq/policy|cpu)[0-9]+(/cpufreq)?/scaling_available_frequencies': No such file or directory$"
 		for p in $(policies); do [ -e $p/scaling_available_frequencies ] && noavail=""; done
 		if [ -n "$noavail" ]; then
@@ -293,8 +286,7 @@ echo "R-INFO: selftests took $(($(date +%s) - t_s))s"
 scenario_start badinput
 long=$(head -c 5000 /dev/zero | tr '\0' '7')
 junk=$(head -c 300 /dev/zero | tr '\0' 'x')
-# every writable cpufreq file of every policy, schedutil's tunables and
-# intel_pstate's own files, by mode (root passes any -w test)
+# every writable file of the policies, schedutil and intel_pstate, by mode (root passes -w)
 attrs="" ids=""
 for p in $(policies) $CF/schedutil $IP; do
 	for f in $p/*; do
@@ -304,8 +296,7 @@ for p in $(policies) $CF/schedutil $IP; do
 done
 all_attrs=$attrs
 echo "R-INFO: bad input to: $ids"
-# S: a "file=value" line per attribute, without a fork: a rejected write that
-# changed nothing (the common case) costs none (forks made most of the time)
+# S: a "file=value" line per attribute, without a fork (forks made most of the time)
 snapshot() { S=; for f_ in $all_attrs; do [ -r "$f_" ] && { rdv "$f_"; S="$S$f_=$v$nl"; }; done; }
 # accepted: after a write of $val to $f (named $fn) that changed it from $old
 # to $new: why if the new value is not a valid (clamped) one, else info
@@ -322,8 +313,8 @@ accepted() {
 			info="accepted, clamped to $new"
 		fi ;;
 	max_perf_pct|min_perf_pct|no_turbo)
-		# a decimal unsigned int is valid: above the top of its range (100,
-		# max_perf_pct for the minimum, 1 for no_turbo) it reads back as the top
+		# a decimal unsigned int is valid: above the top of its range (100, max_perf_pct
+		# for the minimum, 1 for no_turbo) it reads back as the top
 		case $fn in min_perf_pct) top=$(rd $IP/max_perf_pct) ;; no_turbo) top=1 ;; *) top=100 ;; esac
 		if case $val in ''|*[!0-9]*) false ;; esac && [ ${#val} -le 10 ] && [ "$val" -le 4294967295 ] &&
 		   { { [ "$val" -le "$top" ] && [ "$new" = "$((val))" ]; } ||
@@ -333,8 +324,7 @@ accepted() {
 			why="accepted '$val', value '$old' -> '$new'"
 		fi ;;
 	rate_limit_us)
-		# an unsigned int of microseconds: any decimal value up to
-		# 4294967295 is valid and reads back as written
+		# an unsigned int: any decimal value up to 4294967295 reads back as written
 		if [ "$new" = "$val" ] && [ ${#val} -le 10 ] && [ "$val" -le 4294967295 ] 2>/dev/null; then
 			info="accepted, a valid value"
 		else
@@ -358,8 +348,7 @@ bad_input() { # NAME VALUE
 		d=${f%/*} fn=${f##*/} why= info=
 		# the other attributes: unchanged if the whole snapshot is (no grep)
 		if [ "$before" != "$after" ]; then
-			# intel_pstate's global limits and no_turbo set the limits
-			# of every policy: those follow them by design
+			# intel_pstate's global limits and no_turbo set every policy's, by design
 			case $f in
 			$IP/max_perf_pct|$IP/min_perf_pct|$IP/no_turbo) follow='/scaling_(min|max)_freq=' ;;
 			*) follow='^$' ;;
@@ -373,8 +362,8 @@ bad_input() { # NAME VALUE
 			: # that failure is the one reported
 		elif [ $rc -eq 0 ] && [ "${tag#beyond}" != "$tag" ] &&
 		     case $fn in scaling_min_freq|scaling_max_freq) true ;; *) false ;; esac; then
-			# the limits hold s32 values: above S32_MAX is -EINVAL
-			# (or -ERANGE), never clamped or truncated (patch 2)
+			# the limits hold s32 values: above S32_MAX is -EINVAL (or -ERANGE),
+			# never clamped or truncated (patch 2)
 			why="accepted '$val' (above S32_MAX), read back $new: want -EINVAL"
 		elif [ $rc -ne 0 ] && [ "$old" != "$new" ]; then
 			why="write rejected but value changed: '$old' -> '$new'"
@@ -383,8 +372,7 @@ bad_input() { # NAME VALUE
 		fi
 		[ -z "$why" ] || fail "badinput.$tag.${d##*/}/$fn" "$why"
 		[ -z "$info" ] || echo "R-INFO: badinput.$tag.${d##*/}/$fn: $info"
-		# restore, retrying: cpufreq's store() gives up with EBUSY while
-		# the CPU hotplug lock is taken
+		# restore, retrying: store() gives up with EBUSY while the hotplug lock is taken
 		n=0
 		rdv "$f"
 		while [ "$v" != "$old" ] && [ $n -lt 10 ]; do
@@ -438,8 +426,7 @@ for p in $(policies); do
 	wr $p/scaling_max_freq "$old_max"
 	wr $p/scaling_min_freq "$old_min"
 done
-# good input still works and is put back (the policies follow through a
-# work item: each write waits at most 5 s for the state checked after it)
+# good input works and is put back (the policies follow through a work item: up to 5 s)
 old_max=$(rd $IP/max_perf_pct) old_min=$(rd $IP/min_perf_pct)
 half=$(($(pmax $p0) / 2 + 100000)) sixty=$(($(pmax $p0) * 6 / 10 - 100000))
 max_follows() { rdv $p0/scaling_max_freq; [ "$v" -le $half ]; }
@@ -465,7 +452,7 @@ echo "R-INFO: bad input: $n_inputs writes to $n_attrs attributes"
 scenario_end badinput
 
 # ---- scenario: suspend to idle -----------------------------------------------
-# Last (a guest that never wakes is caught only by the host's timeout); pm_test
+# Last: a guest that never wakes is caught only by the host's timeout; pm_test
 # "platform": down to noirq (cpufreq_suspend() included), a timer wakes it
 scenario_start freeze 3
 # configs/robustness.config sets CONFIG_SUSPEND and CONFIG_PM_DEBUG

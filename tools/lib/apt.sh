@@ -1,11 +1,9 @@
 # shellcheck shell=bash
-# Sourced by tools/fetch-base.sh and tools/build-qemu.sh (after env.sh): Debian
-# mirrors from the system's apt configuration, a private apt configuration in
-# a directory of ours (the system's apt sources are never edited), and files
-# fetched through it, checked against a pin file. The caller sets PIN (the pin
-# file), PIN_HINT (how to pin another version), and for apt_fetch also APTDIR,
-# APT_ARCH, APT_HOW (how to give other mirrors) and apt_sources (prints the
-# sources.list lines, on $MIRROR and $SECURITY_MIRROR).
+# Sourced by fetch-base.sh and build-qemu.sh (after env.sh): pinned files fetched
+# through a private apt configuration (the system's sources are never edited).
+# The caller sets PIN (the pin file), PIN_HINT (how to pin another version), and
+# for apt_fetch APTDIR, APT_ARCH, APT_HOW (how to give other mirrors) and
+# apt_sources (prints the sources.list lines, on $MIRROR and $SECURITY_MIRROR).
 
 # apt_lock NAME: one run at a time per build dir (lock file $BUILD/NAME);
 # INT and TERM end the run through the EXIT trap, which removes $tmp (the

@@ -1,23 +1,16 @@
 # shellcheck shell=bash disable=SC2034 # HWP_* are the callers'
-# What the suites that boot the emulated HWP machine need first (sourced).
-#
-#   hwp_prepare DIR   builds (or finds current) the patched QEMU
-#                     (tools/build-qemu.sh), the HWP machine's kernel
-#                     (tools/test-kernel.sh) and the guest's load and marker
-#                     program hwpload into DIR. Sets HWP_QEMU and HWP_IMG;
-#                     on a failure prints the end of its log, sets HWP_WHY
-#                     and returns 1.
-#   hwp_initrd OUT SCRIPT [FILE:DEST...]   tools/mkinitramfs.sh OUT with
-#                     hwpload and guest-lib.sh too; log OUT minus .cpio.gz
-#                     plus .log. On a failure sets HWP_WHY, returns 1.
-#   hwp_boot NAME TXT OPTIONS...   tools/qemu-run.sh --arch x86_64 --hwp
-#                     --hwp-log HWP_REC OPTIONS --timeout --log HWP_LOG
-#                     ($BUILD/logs/NAME.record, .console.log; the record and
-#                     monitor transcript removed first; HWP_SUITE_TIMEOUT,
-#                     600), the console without CRs in TXT. Status 1 (did not
-#                     finish) or 2 (GUEST-ERROR= lines), HWP_WHY says which.
-#   hwp_guest_run RESULT NAME TXT OPTIONS...   hwp_boot as the KTAP result
-#                     RESULT; status 1 when the guest did not finish.
+# What the suites that boot the emulated HWP machine need (sourced). On a
+# failure each function sets HWP_WHY and returns non-zero.
+#   hwp_prepare DIR   the patched QEMU (build-qemu.sh), the kernel (test-kernel.sh)
+#                     and hwpload into DIR; sets HWP_QEMU and HWP_IMG
+#   hwp_initrd OUT SCRIPT [FILE:DEST...]   mkinitramfs.sh OUT, with hwpload and
+#                     guest-lib.sh; log OUT minus .cpio.gz plus .log
+#   hwp_boot NAME TXT OPTIONS...   qemu-run.sh --hwp, record HWP_REC and console
+#                     HWP_LOG ($BUILD/logs/NAME.record, .console.log), timeout
+#                     HWP_SUITE_TIMEOUT (600); the console without CRs in TXT.
+#                     Status 1: did not finish; 2: GUEST-ERROR= lines
+#   hwp_guest_run RESULT NAME TXT OPTIONS...   hwp_boot as the KTAP result RESULT;
+#                     status 1 when the guest did not finish
 
 hwp_prepare() {
 	local dir=$1
@@ -35,8 +28,7 @@ hwp_prepare() {
 	hwp_hwpload "$dir"
 }
 
-# hwp_hwpload DIR: the guest's load and marker program, static, as
-# DIR/hwpload; on a failure sets HWP_WHY and returns 1
+# hwp_hwpload DIR: the guest's load and marker program, static, as DIR/hwpload
 hwp_hwpload() {
 	HWP_DIR=$1
 	gcc -static -O2 -Wall -o "$1/hwpload" "$REPO/tools/hwp-guest/hwpload.c" >"$1/hwpload.log" 2>&1 &&

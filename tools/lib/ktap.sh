@@ -13,9 +13,8 @@
 #                            CMD exited 0 and printed a document, else not ok
 #   ktap_skip_rest WHY, ktap_fail_rest WHY   every result not yet reported
 #
-# Results are numbered in the order reported: call these in the suite's own
-# shell (not in a pipeline or a $(...)). Names should not contain '#';
-# KTAP_FAILED counts the not-ok results. Rules: tools/ktap.py, harness.md.
+# Call these in the suite's own shell (numbered as reported), not in a pipeline or $(...);
+# no '#' in names. KTAP_FAILED counts not-ok results. Rules: tools/ktap.py, harness.md.
 
 KTAP_N=0
 KTAP_PLAN=0

@@ -1,13 +1,10 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # base branch wt SERIES_WT_WHY: the callers'
-# Sourced by suites 21, 24, 25 and 57: the walk's worktree of the kernel tree
-# ($BUILD/wt/bisect, created at the base when missing; suite 25 sets wt to
-# its own), where the walk, variant-* kernels of configs/kernels build
-# (tools/kernel.sh). Needs REPO BUILD KSRC; sets base branch wt. series_wt
-# makes sure the branch and the worktree exist; walk_at COMMIT checks the
-# worktree out at COMMIT, refusing local changes (they would ride along: the
-# build would not be the commit's); on failure each returns 1 with the
-# reason in SERIES_WT_WHY.
+# Sourced by suites 21, 24, 25 and 57: the walk's worktree $BUILD/wt/bisect (25 sets wt
+# to its own), where the walk and variant-* kernels build. Needs REPO BUILD KSRC; sets
+# base branch wt. series_wt makes the branch and worktree exist; walk_at COMMIT checks
+# COMMIT out, refusing local changes (the build would not be the commit's). On failure
+# each returns 1 with the reason in SERIES_WT_WHY.
 base=base-${BASE_VERSION:?}
 branch=${SERIES_BRANCH:-series}
 wt=$BUILD/wt/bisect
@@ -37,9 +34,8 @@ walk_at() {
 	git -C "$wt" checkout -q --detach "$1" || { SERIES_WT_WHY="checkout of $1 in $wt failed"; return 1; }
 }
 
-# walk_key NAME FILE...: a key of every input of a build in the worktree
-# (the commits, the declaration and fragments, the toolchain and the
-# packages it comes from, and the harness files given)
+# walk_key NAME FILE...: a key of every input of a build in the worktree (commits,
+# declaration and fragments, toolchain and its packages, the harness files given)
 walk_key() {
 	{
 		git -C "$KSRC" rev-parse "$base" "$branch"
@@ -54,9 +50,8 @@ walk_key() {
 	} | sha256sum | cut -c1-16
 }
 
-# base_key: the key of the walk kernel's base step as a bzImage (the A side
-# of suite 57): the base commit, the declaration and fragments, the
-# compiler and the build scripts
+# base_key: the key of the walk's base step as a bzImage (suite 57's A side): base
+# commit, declaration and fragments, compiler and build scripts
 base_key() {
 	{
 		git -C "$KSRC" rev-parse "$base"

@@ -1,24 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cost driver.
- *
- *   bench cost CB CAPACITY     call one ->adjust_perf callback compiled from
- *                              kernel text (CB: series or m73, callback.c)
- *                              with the hints of every update of the
- *                              traces at that capacity, and print
- *                              the counts; run it under callgrind with
- *                              --toggle-collect=intel_cpufreq_adjust_perf
- *                              for the instructions per call
- *   bench cycles CAPACITY N    time both callbacks side by side in one run:
- *                              N rounds, each calling each callback (in
- *                              alternating order) with every update's hints,
- *                              and print the median, lowest and highest TSC
- *                              ticks per call; an empty function of the same
- *                              signature, timed the same way, gives the
- *                              overhead of the loop and the indirect call
- *
- * The hints are schedutil's (7.3's bounds without uclamp), computed before
- * the measurement; the utilization model: perf-harness.md, "The traces".
+ * Cost driver of the ->adjust_perf callbacks (callback.c, CB series or m73):
+ *   bench cost CB CAPACITY     every update's hints once (run under callgrind)
+ *   bench cycles CAPACITY N    TSC ticks per call, N rounds of both callbacks
+ * What and how it measures: perf-harness.md, "Cost per call of the
+ * callback"; the utilization model: "The traces".
  */
 #include <math.h>
 #include <stdint.h>

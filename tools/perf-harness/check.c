@@ -3,23 +3,8 @@
  * Exhaustive checks of the series' HWP mapping (intel_pstate_perf.h, compiled
  * from the kernel tree) against a reference written from DESIGN.md section 4,
  * with the hints scaled to the invariance reference ref; cap is the highest
- * usable level, independent of ref (perf-harness.md, "What is tested").
- *
- * map(p) = ref if p >= capacity, else ceil(ref * p / capacity) (everything
- * maps to ref when capacity is 0); M = min_perf >= capacity ? cap :
- * map(min_perf), T the same of target_perf; F = max(M, lowest, min_ratio);
- * top = min(cap, max_ratio).  Checked:
- *  E1 hwp_perf_scale(p, capacity, ref) == map(p), the lowest level providing p;
- *  E2 MIN == min(F, top); MAX == max(top, MIN); DESIRED == clamp(T, MIN, MAX);
- *  P1 MIN <= DESIRED <= MAX;           P2 all three <= max_ratio;
- *  P3 MIN <= MAX <= cap, MAX <= top;
- *  P4 MIN >= min(x, top) for each floor x in {M, lowest, min_ratio}, and
- *     below a floor only if MIN == top;
- *  P5 DESIRED == T whenever MIN <= T <= MAX;
- *  P6 DESIRED non-decreasing in target_perf, MIN (and MAX) in min_perf;
- *  P7 target_perf >= capacity gets DESIRED == MAX;
- *  R1 hwp_perf_request() keeps bits 24-63 and sets 0-7, 8-15, 16-23 to
- *     MIN, MAX, DESIRED.
+ * usable level, independent of ref.  The properties E1-P7 and R1 and the
+ * sweeps S1-S5: perf-harness.md, "What is tested".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,12 +241,7 @@ static void check_select(void)
 	unsigned long capacity;
 	int g, k, i, nref, rv[5], cap, ref, p;
 
-	/*
-	 * S1: every (capacity, target_perf), min_perf from a grid, P6 on
-	 * target; S2: every (capacity, min_perf), target_perf from a grid, P6
-	 * on min; ref == cap on every capacity, the other refs() on the sparse
-	 * capacities.
-	 */
+	/* S1: every (capacity, target_perf); S2: every (capacity, min_perf) */
 	for (capacity = 1; capacity <= 1024; capacity++) {
 		unsigned long mps[] = { 0, 1, capacity / 4, capacity / 2, capacity - 1,
 					capacity, capacity + 1, 2048 };
@@ -281,14 +261,7 @@ static void check_select(void)
 			}
 		}
 	}
-	/*
-	 * S3: every cap 1..255 with ref == cap, the policy over a 1..255 grid
-	 * (every (T, M) level pair on the grid is covered).  S4: every cap
-	 * 1..255 with every ref from refs() other than cap, the policy over
-	 * the values that order it against ref and cap (1, lo - 1, lo,
-	 * lo + 1, between, hi - 1, hi, hi + 1, 255 with lo, hi = min, max of
-	 * ref and cap).
-	 */
+	/* S3: ref == cap, the policy over a grid; S4: the other refs() */
 	for (cap = 1; cap <= 255; cap++)
 		sweep_policies(cap, cap, r3, sizeof(r3) / sizeof(r3[0]), "S3");
 	for (cap = 1; cap <= 255; cap++) {
@@ -302,12 +275,7 @@ static void check_select(void)
 			sweep_policies(ref, cap, r, levels(cand, 9, r), "S4");
 		}
 	}
-	/*
-	 * S5: every (ref, cap) in 1..255 x 1..255 on four policies (open;
-	 * typical lowest 8 with max_ratio 46; max_ratio between ref and cap;
-	 * floors between ref and cap), capacity = ref, every target level
-	 * against three min_perf values, and every min level (P6 on MIN/MAX).
-	 */
+	/* S5: every (ref, cap) on four policies */
 	for (ref = 1; ref <= 255; ref++)
 		for (cap = 1; cap <= 255; cap++) {
 			int mid = (ref + cap) / 2;

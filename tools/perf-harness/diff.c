@@ -10,41 +10,9 @@
  *        one input, both results and the cause (TURBO 0 on, 1 no_turbo,
  *        2 firmware; the cached request all zero)
  *
- * Each callback starts from the same cached HWP_REQUEST and is called twice
- * with the same hints; compared are MIN, MAX and DESIRED after the first
- * call and whether it wrote the MSR.  Each is also held to the invariants
- * of call() below.  The domain has two parts.  The first, run(), is
- * exhaustive over what the two can tell apart at small levels:
- *  - HWP lowest <= guaranteed <= highest, each 1..LEVELS; the series'
- *    reference (lim->ref) 1..LEVELS + 1, below, at and above the capacity
- *    level; policy minimum and maximum ratios 0..LEVELS + 1 in every order;
- *  - turbo on, off by no_turbo, off by the firmware (the series: 5.10's
- *    turbo_disabled alone; 7.3: no_turbo too, which it always sets with it);
- *  - DEC on and off; the cached request all zero, or reqs[1] (EPP, activity
- *    window, package control and stale levels); capacity 1024, 446 and 3;
- *  - each hint from both sides of every step of ceil(X * p / capacity), X
- *    the capacity level and the reference, with 0, capacity - 1, capacity,
- *    capacity + 1 and ULONG_MAX (hints()): neither function tells apart two
- *    hints between such points; every triple of such hints.
- * The second, run_parts(), takes the sparse, large levels of real parts,
- * where ceil(X * p / capacity) rounds differently (X 45, not 4):
- *  - the level sets of parts[] (illustrative: lowest, guaranteed, highest
- *    and reference, with the reference below, at and above the capacity
- *    level, and guaranteed equal to highest);
- *  - policy minimum and maximum ratios, in every order, from 0 and either
- *    side of each of the four levels (ratios());
- *  - every turbo state, DEC on and off, the cached requests and capacities
- *    of the first part;
- *  - each hint in turn over the values of hints() for the part's levels,
- *    the other two at 0, capacity / 2 and capacity (every triple with at
- *    most one hint outside these three, once): the first part's triples
- *    at these levels would take about two hours.
- *
- * Output: KTAP, one result per class of input (capacity x turbo), which
- * passes when every difference in it has a known cause (cause_why[], shown
- * by classify(); with --strict: when there is none), then the domain, the
- * invariants, the usable level and the subdomain where the two must agree
- * exactly (perf-harness.md, "The differential check").
+ * The domain (run(): exhaustive at small levels; run_parts(): the levels of
+ * real parts), the output and the causes: perf-harness.md, "The
+ * differential check".
  */
 #include <limits.h>
 #include <stdio.h>

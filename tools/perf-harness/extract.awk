@@ -7,16 +7,8 @@
 #
 # FNS lists each function by its definition's header up to the "{" that
 # opens the body, whitespace collapsed to single blanks and none after "("
-# or before ")", and each structure as "struct NAME".  Kernel style is
-# assumed: a line that is exactly "{" opens a body, its header is the lines
-# above back to a blank line or the end of a comment, declaration or block,
-# and the first line that is exactly "}" closes it; a structure runs from
-# "struct NAME {" to "};".  Each definition is written with a #line
-# directive, in the order of the FILEs and their lines.  With config, the
-# branches of "#ifdef"/"#ifndef CONFIG_X" that a kernel with exactly those
-# options would not compile are dropped; other conditionals are kept whole.
-# Exit 1 with a message naming the function if one is missing, defined
-# twice, or its header differs from FNS (a changed shape).
+# or before ")", and each structure as "struct NAME". Exit 1 naming the
+# function if one is missing, defined twice, or its header differs from FNS.
 function norm(s) {
 	gsub(/[ \t\n]+/, " ", s)
 	sub(/^ /, "", s)

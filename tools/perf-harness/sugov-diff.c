@@ -5,15 +5,8 @@
  * the same scheduler state and runs sugov_update_single_perf() once; compared
  * are the arguments it passes to cpufreq_driver_adjust_perf() and the target
  * it stores for the next update (sg_cpu->util).
- *
- * Domain, exhaustive over, for each capacity c in {1024, 446, 3}, the value
- * sets of run(): cpu_util_cfs (7.3: cpu_util_cfs_boost), _rt, _dl, _irq and
- * cpu_bw_dl around 0 and c; the runqueue's uclamp minimum and maximum (in
- * either order; (c + 1024)/2 is where 7.3's clamp of the CFS utilization to
- * c matters), uclamp in use or not (both sides read them anyway), an RT task
- * runnable or not; a pending IO wait boost; the previous target; the CPU
- * busy or not.
- *
+ * The domain: every combination of run()'s value sets, for each capacity
+ * ((c + 1024)/2 is where 7.3's clamp of the CFS utilization to c matters).
  * Output: KTAP, one result per capacity and one for the domain; "# diff:"
  * gives the number of differing inputs.  Exit 1 on any difference.
  */

@@ -1,26 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test-only cpufreq driver with ->adjust_perf(), and a KUnit suite that
- * checks, in a booted kernel, how the cpufreq core and schedutil use it.
+ * Test-only cpufreq driver whose callbacks only record their arguments, and
+ * a KUnit suite: each case registers it as it needs, loads a CPU with a
+ * kthread and checks what schedutil asked of it.  schedutil must reach
+ * ->adjust_perf() where utilization is frequency-invariant (arm64: the
+ * registered driver makes it so), ->fast_switch() where not (x86 under TCG:
+ * no APERF/MPERF; the x86 cases also force invariance on and off).
  *
- * The driver changes nothing in hardware: its ->target_index(),
- * ->fast_switch() and ->adjust_perf() only record their arguments per CPU.
- * Each case registers it as it needs (with or without ->adjust_perf() or
- * fast switching, one policy per CPU or one for all), loads a CPU with a
- * kthread and checks what schedutil asked of the driver.
- *
- * schedutil must reach ->adjust_perf() where utilization is
- * frequency-invariant, ->fast_switch() where it is not.  On arm64 the
- * registered driver itself makes it invariant, so the perf path runs there.
- * On x86 invariance needs APERF/MPERF, which QEMU TCG lacks, so the
- * frequency fallback runs there; the x86-only cases also force invariance
- * on and watch the kernel take it away again under load.
- *
- * HARNESS ONLY, not part of the series: an external module built against a
- * configured test kernel (tools/build-test-module.sh) and loaded only in the
- * test guests of make check, where its suite runs at insmod.  It refuses to
- * load, changing nothing, where another cpufreq driver is registered.  What
- * it uses that 5.10 does not export comes from harness-exports.patch.
+ * HARNESS ONLY, not part of the series: built by tools/build-test-module.sh
+ * (5.10's missing exports: harness-exports.patch), loaded in make check's
+ * guests; it refuses to load where another cpufreq driver is registered.
  */
 
 #define pr_fmt(fmt) "cpufreq-perf-test: " fmt
