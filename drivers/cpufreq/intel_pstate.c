@@ -1442,11 +1442,12 @@ static ssize_t store_adjust_perf_mode(struct kobject *a,
 	if (floor != adjust_perf_floor) {
 		WRITE_ONCE(adjust_perf_floor, floor);
 		/*
-		 * Let schedutil update every policy at its next opportunity,
-		 * whatever its rate limit, so that the request of a busy CPU
-		 * follows the new mode at once.
+		 * In the passive mode, let schedutil update every policy at
+		 * its next opportunity, whatever its rate limit, so that the
+		 * request of a busy CPU follows the new mode at once.
 		 */
-		intel_pstate_update_policies();
+		if (intel_pstate_driver && intel_pstate_driver != &intel_pstate)
+			intel_pstate_update_policies();
 	}
 	mutex_unlock(&intel_pstate_driver_lock);
 

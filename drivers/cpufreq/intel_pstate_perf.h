@@ -162,9 +162,9 @@ static inline u64 hwp_perf_request(u64 req, const struct hwp_perf_levels *l)
  *
  * The level that provides the desired performance becomes the minimum, and
  * DESIRED is left at 0, so that the processor may select any level between
- * that floor and the maximum, as it did for schedutil's target frequency
- * before ->adjust_perf().  MIN stays within [the required level, MAX],
- * because DESIRED was.
+ * that floor and the maximum, as the request for a target frequency let it
+ * before the driver set DESIRED on the frequency path.  MIN stays within
+ * [the required level, MAX], because DESIRED was.
  */
 static inline void hwp_perf_floor(struct hwp_perf_levels *l)
 {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests for the mapping of schedutil's performance hints onto HWP
- * levels in intel_pstate's passive mode: hwp_perf_scale(), hwp_perf_select()
- * and hwp_perf_request() of intel_pstate_perf.h.
+ * levels in intel_pstate's passive mode: hwp_perf_scale(), hwp_perf_select(),
+ * hwp_perf_request() and hwp_perf_floor() of intel_pstate_perf.h.
  *
  * Those are pure functions of their arguments.  The tests call them on limits
  * of their own, as intel_pstate would pass them for a CPU, and check the

@@ -30,11 +30,11 @@ TRACE_EVENT(intel_pstate_adjust_perf,
 		     unsigned long capacity, u64 request, bool written),
 	    TP_ARGS(cpu, min_perf, target_perf, max_perf, capacity, request,
 		    written),
-	    TP_STRUCT__entry(__field(unsigned int, cpu)
-			     __field(unsigned long, min_perf)
+	    TP_STRUCT__entry(__field(unsigned long, min_perf)
 			     __field(unsigned long, target_perf)
 			     __field(unsigned long, max_perf)
 			     __field(unsigned long, capacity)
+			     __field(unsigned int, cpu)
 			     __field(u8, hwp_min)
 			     __field(u8, hwp_max)
 			     __field(u8, hwp_desired)
@@ -50,11 +50,8 @@ TRACE_EVENT(intel_pstate_adjust_perf,
 			   __entry->written = written;),
 	    TP_printk("cpu=%u min_perf=%lu target_perf=%lu max_perf=%lu capacity=%lu hwp_min=%u hwp_max=%u hwp_desired=%u written=%u",
 		      __entry->cpu, __entry->min_perf, __entry->target_perf,
-		      __entry->max_perf, __entry->capacity,
-		      (unsigned int)__entry->hwp_min,
-		      (unsigned int)__entry->hwp_max,
-		      (unsigned int)__entry->hwp_desired,
-		      (unsigned int)__entry->written)
+		      __entry->max_perf, __entry->capacity, __entry->hwp_min,
+		      __entry->hwp_max, __entry->hwp_desired, __entry->written)
 );
 
 #endif /* _INTEL_PSTATE_TRACE_H */

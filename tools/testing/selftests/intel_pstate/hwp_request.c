@@ -36,9 +36,11 @@
  * in a tracefs instance of its own (instances/hwp_request_selftest,
  * removed at exit), and runs the same checks, except that: the event has
  * no EPP; under the performance governor it expects no event at all; the
- * ratio MSRs cannot be read, so frequency invariance is assumed; DEC is
- * taken from the kernel log; and it does not switch from active mode, as
- * it cannot see a DESIRED level that passive mode would clear.
+ * ratio MSRs cannot be read, so it skips where no event comes under load
+ * (no frequency invariance: schedutil takes the frequency path); DEC is
+ * taken from the kernel log, and it skips where the log no longer holds
+ * the boot; and it does not switch from active mode, as it cannot see a
+ * DESIRED level that passive mode would clear.
  *
  * It skips (exit code 4, the reason in the "# SKIP" line) wherever
  * schedutil may not use ->adjust_perf(): a hybrid processor or
@@ -448,8 +450,8 @@ static const char *trace_setup(void)
 
 /*
  * The request of @cpu in the latest event for it since the trace was
- * cleared, EPP 0 (the event has none), or -ENODATA.  Not filtered in the
- * kernel: "cpu" in a 5.10 filter is the CPU that records the event.
+ * cleared, EPP 0 (the event has none), or -ENODATA.  From the CPU's own
+ * buffer: ->adjust_perf() runs on the CPU it is for.
  */
 static int trace_last(int cpu, uint64_t *r)
 {
@@ -461,7 +463,7 @@ static int trace_last(int cpu, uint64_t *r)
 	const char *p;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/trace", trace_dir);
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace", trace_dir, cpu);
 	f = fopen(path, "r");
 	if (!f)
 		return -errno;
@@ -879,11 +881,14 @@ static void skip_unless_steered(int cpu)
 
 	/*
 	 * As the driver does, a failed read means DEC is off; without the msr
-	 * driver, the message the driver prints at boot tells.
+	 * driver, the message the driver prints at boot tells, if the log
+	 * still holds the boot.
 	 */
-	if (from_trace)
+	if (from_trace) {
+		if (kernel_log_has("Linux version ") != 1)
+			ksft_exit_skip("no msr driver, and the boot log is gone: DEC unknown\n");
 		dec = kernel_log_has("HWP DESIRED not used: DEC enabled") == 1;
-	else if (!read_msr(cpu, MSR_IA32_POWER_CTL, &val) &&
+	} else if (!read_msr(cpu, MSR_IA32_POWER_CTL, &val) &&
 		 ((val >> POWER_CTL_DEC_ENABLE) & 1))
 		dec = true;
 	ksft_print_msg("Dynamic Efficiency Control is %s%s\n", dec ? "on" : "off",
@@ -1382,6 +1387,7 @@ int main(int argc, char **argv)
 	static int all[CPU_SETSIZE], cpus[CPU_SETSIZE];
 	int opt, nall, ncpus, i, ret, only = -1;
 	unsigned int epp, first_max = 0;
+	uint64_t first_req;
 	bool every = false;
 	char gov[32];
 
@@ -1434,6 +1440,22 @@ int main(int argc, char **argv)
 					   MODE_PATH, strerror(-ret));
 		ksft_print_msg("adjust_perf_mode %s set to hints for the test\n",
 			       gov);
+	}
+
+	/*
+	 * Without the msr driver the request is seen through the event only:
+	 * none under load means that schedutil does not use ->adjust_perf()
+	 * (no frequency invariance), and there is nothing to check.
+	 */
+	if (from_trace) {
+		if (trace_write("trace", ""))
+			ksft_exit_fail_msg("cannot clear %s/trace\n", trace_dir);
+		start_load(cpus[0]);
+		ret = trace_last(cpus[0], &first_req);
+		stop_load();
+		if (ret == -ENODATA)
+			ksft_exit_skip("cpu%d: no %s under load (no invariance?)\n",
+				       cpus[0], TRACE_EVENT);
 	}
 
 	ksft_set_plan(1 + 2 * ncpus + 4 + 6 + 1);
