@@ -3,8 +3,7 @@
 # on the emulated HWP machine, each scenario's record checked; no splat.
 # Knobs (ROBUST_ITER, SPTEST_FULL, ...): Documentation/project/robustness.md.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(cd "$here/.." && pwd)}
+REPO=${REPO:-$(cd "$(dirname "$0")/.." && pwd)}
 BUILD=${BUILD:-$REPO/build}
 KSRC=${KSRC:-$BUILD/linux}
 export REPO BUILD KSRC
