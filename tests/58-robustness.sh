@@ -10,7 +10,6 @@ export REPO BUILD KSRC
 splats=$REPO/tools/lib/splats.ere # the one splat pattern, also the guests' /lib/splats.ere
 mkdir -p "$BUILD"
 . "$REPO/tools/lib/ktap.sh"
-# shellcheck source=tools/lib/hwp-machine.sh
 . "$REPO/tools/lib/hwp-machine.sh"
 ktap_plan 11
 # stop WHY: fail every result not yet reported, and end
