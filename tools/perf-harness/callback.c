@@ -132,10 +132,7 @@ static u64 h6_cached(void) { return READ_ONCE(h6_cpudata.hwp_req_cached); }
 static unsigned long h6_writes(void) { return h6_msr_count; }
 static unsigned int h6_policy_cur(void) { return READ_ONCE(h6_policy.cur); }
 
-/*
- * The callback's address escapes, as into struct cpufreq_driver: it is
- * compiled as a function of its own, called through the pointer.
- */
+/* The address escapes, as into struct cpufreq_driver: a function of its own. */
 const struct h6_callback H6_CB_SYM = {
 	.name = H6_CB_NAME,
 	.adjust_perf = intel_cpufreq_adjust_perf,

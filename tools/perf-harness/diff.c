@@ -36,11 +36,7 @@ static const char * const turbo_name[] = { "on", "no_turbo", "firmware" };
 static const unsigned long capacities[] = { 1024, 446, 3 };
 #define NR_CAP (int)(sizeof(capacities) / sizeof(capacities[0]))
 
-/*
- * Level sets of real parts, the second part of the domain: illustrative
- * values of the kinds the driver meets (sparse, large levels; a reference
- * below, at or above the capacity level), not any one part's datasheet.
- */
+/* Level sets of the kinds of real parts the driver meets (illustrative values). */
 static const struct part {
 	int lowest, guaranteed, highest, ref;
 } parts[] = {
@@ -382,11 +378,7 @@ static void run(int ci, int t)
 	}
 }
 
-/*
- * The second part: the level sets of parts[], policy ratios from ratios(),
- * each hint in turn over every value of hints(), the other two at 0,
- * capacity / 2 and capacity (each triple once).
- */
+/* parts[] and ratios(); each hint over hints(), the others at 0, capacity/2, capacity. */
 static void run_parts(int ci, int t)
 {
 	unsigned long c = capacities[ci], v[MAX_HINTS], r[MAX_HINTS];
