@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Differential check: the series' ->adjust_perf callback against mainline
- * 7.3's intel_cpufreq_adjust_perf(), both compiled from kernel text behind
- * the same shims (callback.c), called with the same driver state and hints.
- *
+ * The series' ->adjust_perf callback against 7.3's intel_cpufreq_adjust_perf(), both from
+ * kernel text behind callback.c's shims, with the same driver state and hints.
  *   diff [--strict] [--examples N]
  *   diff --case LOWEST GUARANTEED HIGHEST REF MIN_RATIO MAX_RATIO TURBO DEC
  *               MIN_PERF TARGET_PERF MAX_PERF CAPACITY
