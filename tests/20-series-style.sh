@@ -21,7 +21,6 @@ done
 # the exceptions: "part-of-patch-file-name TYPE" lines
 exc=$(awk '$1 != "" && $1 !~ /^#/' "$exceptions" 2>/dev/null)
 nexc=$(grep -c . <<<"$exc")
-# shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 ktap_plan $((1 + nexc + 1 + 2 * ${#patches[@]} + 8))
 ktap_check "checkpatch SPDX check: python3-ply" "python3-ply is not installed (make deps)" \

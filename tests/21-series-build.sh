@@ -5,9 +5,7 @@
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/out/walk
-# shellcheck source=tools/lib/series-wt.sh
 . "$REPO/tools/lib/series-wt.sh"
-# shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 
 commits=$(git -C "$KSRC" rev-list --reverse "$base..$branch" 2>/dev/null)

@@ -3,9 +3,7 @@
 # 21's tip build; cached as in 21. harness.md "Test suites", kernels.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
-# shellcheck source=tools/lib/series-wt.sh
 . "$REPO/tools/lib/series-wt.sh"
-# shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 variants=$("$REPO/tools/kernel.sh" names | grep '^variant-')
 # shellcheck disable=SC2086 # one word per variant

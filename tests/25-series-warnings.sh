@@ -7,10 +7,8 @@ set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 tmp=$BUILD/tmp/suite25
 mkdir -p "$tmp"
-# shellcheck source=tools/lib/series-wt.sh
 . "$REPO/tools/lib/series-wt.sh"
 wt=$BUILD/wt/warn-base # its own worktree, at the base
-# shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 ktap_plan 2
 

@@ -6,7 +6,6 @@ set -uo pipefail
 suite=intel_pstate_perf
 symbol=CONFIG_X86_INTEL_PSTATE_PERF_KUNIT_TEST
 src=drivers/cpufreq/intel_pstate_perf_test.c
-# shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 ktap_plan 4
 

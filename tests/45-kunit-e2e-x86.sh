@@ -4,7 +4,6 @@
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 suite=cpufreq-perf-test
-# shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 ktap_plan 3
 

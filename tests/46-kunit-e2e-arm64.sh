@@ -4,7 +4,6 @@
 # harness.md "Test suites", kernels.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
-# shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 base=base-${BASE_VERSION:?}
 branch=${SERIES_BRANCH:-series}

@@ -9,13 +9,11 @@ export REPO BUILD KSRC
 dir=$BUILD/state/57-hwp-ab
 logs=$BUILD/logs
 mkdir -p "$dir" "$logs"
-# shellcheck source=tools/lib/series-wt.sh
 . "$REPO/tools/lib/series-wt.sh"
 ab=$REPO/tools/hwp-ab.py
 ARGS="intel_pstate=passive cpufreq.default_governor=schedutil"
 
 . "$REPO/tools/lib/ktap.sh"
-# shellcheck source=tools/lib/hwp-machine.sh
 . "$REPO/tools/lib/hwp-machine.sh"
 ktap_plan 6
 # stop WHY: fail every result not yet reported, and end

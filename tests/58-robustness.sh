@@ -3,15 +3,13 @@
 # on the emulated HWP machine, each scenario's record checked; no splat.
 # Knobs (ROBUST_ITER, SPTEST_FULL, ...): Documentation/project/robustness.md.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-REPO=${REPO:-$(cd "$here/.." && pwd)}
+REPO=${REPO:-$(cd "$(dirname "$0")/.." && pwd)}
 BUILD=${BUILD:-$REPO/build}
 KSRC=${KSRC:-$BUILD/linux}
 export REPO BUILD KSRC
 splats=$REPO/tools/lib/splats.ere # the one splat pattern, also the guests' /lib/splats.ere
 mkdir -p "$BUILD"
 . "$REPO/tools/lib/ktap.sh"
-# shellcheck source=tools/lib/hwp-machine.sh
 . "$REPO/tools/lib/hwp-machine.sh"
 ktap_plan 11
 # stop WHY: fail every result not yet reported, and end

@@ -8,7 +8,6 @@ set -u
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 selftest=$KSRC/tools/testing/selftests/intel_pstate
 work=$BUILD/tests/60-hwkit
-# shellcheck source=../tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 
 # 3 selftest checks, 8 on the emulated HWP machine, 2 of hwp-ab, 1 of

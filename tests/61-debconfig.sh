@@ -8,7 +8,6 @@ set -u
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 work=$BUILD/tests/61-debconfig
 frag=$REPO/Kconfig.fragment
-# shellcheck source=../tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 
 names=("Kconfig.fragment merges onto Debian's 5.10 amd64 config"

@@ -9,7 +9,6 @@ BASE_TAG=${BASE_TAG:-base-${BASE_VERSION:?}}
 H=$REPO/tools/perf-harness
 OUT=$BUILD/perf-harness
 mkdir -p "$OUT"
-# shellcheck source=../tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 
 ktap_plan 9

@@ -10,9 +10,8 @@
 #   VMLINUX_ONLY=1; KMAKE_TARGETS KMAKE_ARGS (below).
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tools/lib/env.sh
-. "$here/lib/env.sh"
+. "$(dirname "$0")/lib/env.sh"
 JOBS=${JOBS:-$(nproc)}
 
 [ $# -ge 3 ] || die "usage: $0 NAME ARCH FRAGMENT..."

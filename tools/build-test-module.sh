@@ -7,9 +7,8 @@
 # x86_64 or arm64. Log: OUT/cpufreq-perf-test-module/build.log.
 # Environment: REPO BUILD JOBS TOOLCHAIN (as tools/build-kernel.sh).
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tools/lib/env.sh
-. "$here/lib/env.sh"
+. "$(dirname "$0")/lib/env.sh"
 [ $# -eq 2 ] || die "usage: $0 OUT ARCH"
 out=$(cd "$1" && pwd) arch=$2
 case "$arch" in

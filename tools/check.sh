@@ -7,8 +7,7 @@
 #   suites whose names start so); SUITE_TIMEOUT (2400 s per suite).
 set -uo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-export REPO=${REPO:-$(dirname "$here")}
+export REPO=${REPO:-$(cd "$(dirname "$0")/.." && pwd)}
 export BUILD=${BUILD:-$REPO/build}
 export KSRC=${KSRC:-$BUILD/linux}
 export CHECK_RUN_ID=${CHECK_RUN_ID:-$(date +%s)-$$}

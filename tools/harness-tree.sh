@@ -5,9 +5,8 @@
 #   tools/harness-tree.sh
 # Environment: REPO BUILD KSRC. The tree: $BUILD/linux-harness.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tools/lib/env.sh
-. "$here/lib/env.sh"
+. "$(dirname "$0")/lib/env.sh"
 tree=$BUILD/linux-harness
 patch=$REPO/tools/testing/cpufreq-perf-test/harness-exports.patch
 [ -e "$KSRC/.git" ] || die "no kernel tree in $KSRC"

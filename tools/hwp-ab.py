@@ -80,10 +80,7 @@ def build_helpers(bindir):
 
 
 def parse_kv(text):
-    kv = {}
-    for m in re.finditer(r"(\w+)=(\S+)", text):
-        kv[m.group(1)] = m.group(2)
-    return kv
+    return dict(re.findall(r"(\w+)=(\S+)", text))
 
 
 def measure(cmd, energy):
@@ -230,16 +227,19 @@ def make_row(meta, w, rep, out, joules):
                 perf=kv[key], perf_unit=unit, detail=" ".join(detail))
 
 
-def write_run(rdir, name, rows):
-    path = os.path.join(rdir, "runs", name + ".csv")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+def write_csv(path, fields, rows):
     with open(path + ".tmp", "w", newline="") as f:
-        wr = csv.DictWriter(f, fieldnames=RUN_FIELDS, lineterminator="\n")
+        wr = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
         wr.writeheader()
         wr.writerows(rows)
     os.replace(path + ".tmp", path)
     log("wrote %s" % path)
     return path
+
+
+def write_run(rdir, name, rows):
+    os.makedirs(os.path.join(rdir, "runs"), exist_ok=True)
+    return write_csv(os.path.join(rdir, "runs", name + ".csv"), RUN_FIELDS, rows)
 
 
 def plan(a):
@@ -401,15 +401,8 @@ def compare(files, base, csv_out):
     print("dE%: package energy vs the baseline (negative = saves energy); "
           "dPerf%: perf vs the baseline (us/packet: lower is better; /s: higher is better); "
           "writes/s: HWP_REQUEST writes per second (the adjust_perf trace event)")
-    with open(csv_out + ".tmp", "w", newline="") as f:
-        wr = csv.DictWriter(f, fieldnames=SUMMARY_FIELDS, lineterminator="\n")
-        wr.writeheader()
-        for s in summary:
-            wr.writerow({k: ("" if s[k] is None else
-                             ("%.4f" % s[k] if isinstance(s[k], float) else s[k]))
-                         for k in SUMMARY_FIELDS})
-    os.replace(csv_out + ".tmp", csv_out)
-    log("wrote %s" % csv_out)
+    write_csv(csv_out, SUMMARY_FIELDS, [{k: "" if s[k] is None else "%.4f" % s[k] if isinstance(s[k], float) else s[k]
+                                         for k in SUMMARY_FIELDS} for s in summary])
 
 
 def main(argv):

@@ -23,7 +23,6 @@ initrd=$BUILD/state/$name.cpio.gz
 log=$BUILD/logs/$name-boot.log
 rec=$BUILD/logs/$name.record
 rm -f "$rec"
-# shellcheck source=tools/lib/hwp-machine.sh
 . "$REPO/tools/lib/hwp-machine.sh"
 hwp_hwpload "$BUILD/state" || die "$HWP_WHY"
 : >"$BUILD/state/hwp-guest-short"

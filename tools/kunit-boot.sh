@@ -22,7 +22,6 @@ TIMEOUT=${KUNIT_BOOT_TIMEOUT:-900}
 arch=$1 image=$2
 shift 2
 suites=("$@")
-# shellcheck source=tools/lib/ktap.sh
 . "$REPO/tools/lib/ktap.sh"
 ktap_plan $((3 + ${#suites[@]}))
 # before the boot: the boot and everything after it fail with WHY

@@ -11,9 +11,8 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tools/lib/env.sh
-. "$here/lib/env.sh"
+. "$(dirname "$0")/lib/env.sh"
 PATCHES=${PATCHES:-$REPO/patches}
 BASE_TAG=${BASE_TAG:-base-$BASE_VERSION}
 SERIES_AUTHOR=${SERIES_AUTHOR:-Schedutil Perf Hints <perf-hints@example.org>}

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * periodic HZ PERIODS ITERS: every 1/HZ seconds, do ITERS iterations of
- * fixed work, then sleep until the next period (absolute deadlines).
- * periodic -c SECONDS: print how many iterations per second this CPU does
- * flat out (used once to size the work, then kept fixed for every run).
- * Prints key=value pairs on one line.
+ * periodic HZ PERIODS ITERS: every 1/HZ s, ITERS iterations of fixed work, then sleep
+ * until the next period (absolute deadlines); periodic -c SECONDS: iterations per
+ * second flat out (sizes the work once). Prints key=value pairs on one line.
  */
 #include <stdio.h>
 #include <stdlib.h>

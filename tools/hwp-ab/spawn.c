@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * spawn COUNT ITERS: start COUNT short processes one after another (fork,
- * exec of this program, ITERS iterations of fixed work, exit, wait), the
- * serialized pattern of a shell script or a build's configure step.
- * Prints key=value pairs on one line.
+ * spawn COUNT ITERS: COUNT short processes one after another (fork, exec, ITERS iterations,
+ * exit, wait), as a shell script or configure runs. Prints key=value pairs on one line.
  */
 #include <stdio.h>
 #include <stdlib.h>

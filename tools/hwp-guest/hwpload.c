@@ -1,25 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * hwpload: loads and probes for the guests of the emulated HWP machine
- * (tests/56-hwp-driver.sh, the main job). Built static, runs in a busybox
- * initramfs.
- *
+ * hwpload: loads and probes for the emulated HWP machine's guests (static, busybox initramfs)
  *   hwpload spin CPU SECS                  pure spin pinned to CPU
  *   hwpload duty CPU WORK_US SLEEP_US SECS spin WORK_US, sleep SLEEP_US, repeat
- *   hwpload mark N                         leave marker N in the host record:
- *                                          read MSR 0x4f4d0000 + N, which the
- *                                          machine does not implement (#GP,
- *                                          logged as ev=gp ... msr=0x4f4d00NN)
+ *   hwpload mark N                         marker N in the host record: a read of MSR
+ *                                          0x4f4d0000 + N, unimplemented (#GP, ev=gp)
  *   hwpload rdmsr CPU MSR                  print an MSR (hex) via /dev/cpu/N/msr
- *   hwpload counters CPU                   print the TSC, MPERF and APERF of
- *                                          CPU (decimal), read back to back on
- *                                          it in one process
- *   hwpload wrmsr CPU MSR VALUE            write an MSR via /dev/cpu/N/msr (the
- *                                          guests act as the platform would)
- *   hwpload uclamp MIN MAX COMMAND...      run COMMAND (one of the above) with
- *                                          the uclamp minimum and maximum
- *                                          MIN and MAX (0..1024, sched_setattr)
- *
+ *   hwpload counters CPU                   TSC, MPERF, APERF of CPU (decimal), back to back
+ *   hwpload wrmsr CPU MSR VALUE            write an MSR (the guests act as the platform)
+ *   hwpload uclamp MIN MAX COMMAND...      COMMAND (one of the above) with uclamp MIN..MAX
  * Exit status: 0 on success, 1 on a failed system call, 2 on bad usage.
  */
 #define _GNU_SOURCE

@@ -4,7 +4,6 @@
 # Usage: bench.sh OUTDIR   (OUTDIR holds bench; see Makefile)
 set -e
 OUT=$1
-HARNESS=$(cd "$(dirname "$0")" && pwd)
 CAPS=${BENCH_CAPACITIES:-"1024 446"}
 cd "$OUT"
 

@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One ->adjust_perf callback compiled from kernel text: H6_CB_TEXT, the
- * functions of series.fns or m73.fns that the Makefile extracts from an intel_pstate.c,
- * is included below, after the shims for what they use of the driver
- * (perf-harness.md, "The shims").  Built twice with the same compiler and
- * flags: h6_cb_series from KSRC and h6_cb_m73 from mainline 7.3.  The
- * file-scope statics are written by h6_init() so that the compiler cannot
- * assume their values; intel_cpufreq_trace() and the series' tracepoint are
- * empty, as the kernel's are behind their static keys.
+ * One ->adjust_perf callback from kernel text (H6_CB_TEXT: series.fns or m73.fns extracted
+ * from an intel_pstate.c), after its shims (perf-harness.md); h6_cb_series from KSRC,
+ * h6_cb_m73 from 7.3. h6_init() writes the statics, so the compiler cannot assume them;
+ * the trace calls are empty, as the kernel's behind their static keys.
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -132,10 +128,7 @@ static u64 h6_cached(void) { return READ_ONCE(h6_cpudata.hwp_req_cached); }
 static unsigned long h6_writes(void) { return h6_msr_count; }
 static unsigned int h6_policy_cur(void) { return READ_ONCE(h6_policy.cur); }
 
-/*
- * The callback's address escapes, as into struct cpufreq_driver: it is
- * compiled as a function of its own, called through the pointer.
- */
+/* The address escapes, as into struct cpufreq_driver: a function of its own. */
 const struct h6_callback H6_CB_SYM = {
 	.name = H6_CB_NAME,
 	.adjust_perf = intel_cpufreq_adjust_perf,

@@ -82,10 +82,7 @@ static inline struct hwp_perf_levels one(const struct lim5 *q, unsigned long mp,
 	return l;
 }
 
-/*
- * The limits grid: every interesting ordering of cap and the three policy
- * bounds; ref is set by the sweeps (ref == cap, and the refs() variants).
- */
+/* Every ordering of cap and the three policy bounds; the sweeps set ref. */
 static const struct lim5 grid[] = {
 	/* no limit applies: lowest 1, policy wide open */
 	{ 0, 255, 1, 1, 255 }, { 0, 46, 1, 1, 255 }, { 0, 1, 1, 1, 255 }, { 0, 2, 1, 1, 2 },
@@ -124,10 +121,7 @@ static int levels(const int *cand, int nc, int *out)
 	return n;
 }
 
-/*
- * The references tried with a cap, cap first: cap - 9 and cap + 9 are turbo
- * turned off with turbo on's reference and the converse (46 vs 37).
- */
+/* References for a cap, cap first; cap -/+ 9: turbo off with turbo on's and back. */
 static int refs(int cap, int *out)
 {
 	int cand[] = { cap, cap - 9, cap + 9, 1, 255 };
@@ -216,10 +210,7 @@ sweep_min(const struct lim5 *q, unsigned long tp, unsigned long mmax,
 	}
 }
 
-/*
- * S3, S4: lowest, min_ratio and max_ratio each over r[0..nr) with capacity
- * = ref, so that T and M take every level 0..ref.
- */
+/* S3, S4: lowest, min_ratio, max_ratio each over r[0..nr), capacity = ref. */
 static void sweep_policies(int ref, int cap, const int *r, int nr, const char *what)
 {
 	int a, b, c, k;

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Differential check: the series' ->adjust_perf callback against mainline
- * 7.3's intel_cpufreq_adjust_perf(), both compiled from kernel text behind
- * the same shims (callback.c), called with the same driver state and hints.
- *
+ * The series' ->adjust_perf callback against 7.3's intel_cpufreq_adjust_perf(), both from
+ * kernel text behind callback.c's shims, with the same driver state and hints.
  *   diff [--strict] [--examples N]
  *   diff --case LOWEST GUARANTEED HIGHEST REF MIN_RATIO MAX_RATIO TURBO DEC
  *               MIN_PERF TARGET_PERF MAX_PERF CAPACITY
@@ -36,11 +34,7 @@ static const char * const turbo_name[] = { "on", "no_turbo", "firmware" };
 static const unsigned long capacities[] = { 1024, 446, 3 };
 #define NR_CAP (int)(sizeof(capacities) / sizeof(capacities[0]))
 
-/*
- * Level sets of real parts, the second part of the domain: illustrative
- * values of the kinds the driver meets (sparse, large levels; a reference
- * below, at or above the capacity level), not any one part's datasheet.
- */
+/* Level sets of the kinds of real parts the driver meets (illustrative values). */
 static const struct part {
 	int lowest, guaranteed, highest, ref;
 } parts[] = {
@@ -382,11 +376,7 @@ static void run(int ci, int t)
 	}
 }
 
-/*
- * The second part: the level sets of parts[], policy ratios from ratios(),
- * each hint in turn over every value of hints(), the other two at 0,
- * capacity / 2 and capacity (each triple once).
- */
+/* parts[] and ratios(); each hint over hints(), the others at 0, capacity/2, capacity. */
 static void run_parts(int ci, int t)
 {
 	unsigned long c = capacities[ci], v[MAX_HINTS], r[MAX_HINTS];

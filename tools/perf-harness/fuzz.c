@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target over the series' mapping and request composition
- * (intel_pstate_perf.h from the kernel tree), built with ASan and UBSan.
- *
+ * libFuzzer target over intel_pstate_perf.h (kernel tree), with ASan and UBSan.
  * Input (little endian, zero-padded if short): u64 capacity, min_perf,
  * target_perf, old request; u8 cap, lowest, min_ratio, max_ratio, mode,
  * ref; u64 max_perf (ref and max_perf last: older seeds keep their

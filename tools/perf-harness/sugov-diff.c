@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Differential check of schedutil's perf path: the series' (KSRC) against
- * mainline 7.3's, both compiled from kernel text by sugov.c.  Each side gets
- * the same scheduler state and runs sugov_update_single_perf() once; compared
- * are the arguments it passes to cpufreq_driver_adjust_perf() and the target
- * it stores for the next update (sg_cpu->util).
- * The domain: every combination of run()'s value sets, for each capacity
- * ((c + 1024)/2 is where 7.3's clamp of the CFS utilization to c matters).
- * Output: KTAP, one result per capacity and one for the domain; "# diff:"
- * gives the number of differing inputs.  Exit 1 on any difference.
+ * schedutil's perf path, the series' (KSRC) against 7.3's (sugov.c): from the same state,
+ * sugov_update_single_perf() once; compared are the arguments it passes to
+ * cpufreq_driver_adjust_perf() and sg_cpu->util, over every combination of run()'s sets per
+ * capacity ((c + 1024)/2: 7.3's clamp of CFS to c). KTAP, one result per capacity and one for
+ * the domain ("# diff:" counts differing inputs); exit 1 on any difference.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * schedutil's perf path compiled from kernel text: SG_TEXT, the functions of
- * sugov-series.fns or sugov-m73.fns extracted from cpufreq_schedutil.c,
- * sched.h, cpufreq.h and, for 7.3, fair.c, is included below after the
- * shims for what they use.
- * Built twice with the same compiler and flags: sg_series from KSRC
- * (SG_M73=0) and sg_m73 from mainline 7.3 (SG_M73=1).
- *
+ * schedutil's perf path compiled from kernel text (SG_TEXT: sugov-series.fns or
+ * sugov-m73.fns extracted by the Makefile), included below after its shims;
+ * sg_series from KSRC (SG_M73=0), sg_m73 from mainline 7.3 (SG_M73=1).
  * Shims (the rest is kernel text, the rq accessors included):
  *  - struct rq, struct rt_rq: the fields the text reads, set from struct
  *    sg_in by sg_update(); the members of struct sugov_cpu and struct

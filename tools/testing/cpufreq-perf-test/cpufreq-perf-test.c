@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test-only cpufreq driver whose callbacks only record their arguments, and
- * a KUnit suite: each case registers it as it needs, loads a CPU with a
- * kthread and checks what schedutil asked of it.  schedutil must reach
- * ->adjust_perf() where utilization is frequency-invariant (arm64: the
- * registered driver makes it so), ->fast_switch() where not (x86 under TCG:
- * no APERF/MPERF; the x86 cases also force invariance on and off).
- *
- * HARNESS ONLY, not part of the series: built by tools/build-test-module.sh
- * (5.10's missing exports: harness-exports.patch), loaded in make check's
- * guests; it refuses to load where another cpufreq driver is registered.
+ * A cpufreq driver that records its callbacks' arguments, and a KUnit suite of
+ * what schedutil asks of it under a kthread's load: ->adjust_perf() where
+ * utilization is frequency-invariant (arm64), ->fast_switch() where not (x86
+ * under TCG; the x86 cases force invariance on and off). HARNESS ONLY, built by
+ * tools/build-test-module.sh; it refuses to load over another cpufreq driver.
  */
 
 #define pr_fmt(fmt) "cpufreq-perf-test: " fmt
@@ -34,10 +29,7 @@
 
 /* Rate limit that schedutil derives from policy->transition_delay_us. */
 #define PT_RATE_LIMIT_US	20000
-/*
- * The shortest gap between ->adjust_perf() calls at that rate limit, less
- * clock skew between the governor's rq clock and local_clock().
- */
+/* The shortest gap between ->adjust_perf() calls, less rq clock vs local_clock() skew. */
 #define PT_MIN_GAP_NS	((u64)PT_RATE_LIMIT_US * NSEC_PER_USEC - 2 * NSEC_PER_MSEC)
 
 static struct cpufreq_frequency_table pt_freq_table[] = {
@@ -248,11 +240,7 @@ static int pt_hog_fn(void *data)
 	return 0;
 }
 
-/*
- * Start a kthread running @fn on @cpu, with the scheduling @attr if given.
- * A DEADLINE task must be allowed on every CPU of its root domain when it
- * gets the policy, so the kthread is bound to @cpu afterwards.
- */
+/* A kthread running @fn on @cpu, bound after getting @attr (DEADLINE admission). */
 static void pt_start(struct kunit *test, int (*fn)(void *), unsigned int cpu,
 		     const struct sched_attr *attr)
 {
@@ -333,12 +321,7 @@ static void pt_expect_path(struct kunit *test, const struct pt_record *rec,
 	}
 }
 
-/*
- * Timing under QEMU TCG on a loaded host is anything but steady: a vCPU may
- * not run for a while although guest time passes.  Wait for what a case
- * expects to happen, up to PT_WAIT_MS, instead of sleeping a fixed time;
- * the expectations that follow fail if it never happened.
- */
+/* TCG timing is unsteady: wait up to PT_WAIT_MS for what a case expects, not a fixed time. */
 #define PT_WAIT_MS	5000
 
 typedef bool (*pt_pred_t)(const struct pt_record *rec, unsigned long arg);
@@ -356,10 +339,7 @@ static void pt_wait_for(unsigned int cpu, pt_pred_t pred, unsigned long arg,
 	}
 }
 
-/*
- * From a fresh record of the load CPU, run @fn there (with @attr, see
- * pt_start()) for @settle_ms, then until @pred(@arg) holds, and stop it.
- */
+/* From a fresh record, run @fn on the load CPU for @settle_ms, then until @pred(@arg). */
 static void pt_run(struct kunit *test, int (*fn)(void *),
 		   const struct sched_attr *attr, unsigned int settle_ms,
 		   pt_pred_t pred, unsigned long arg, struct pt_record *rec)
@@ -430,11 +410,7 @@ static bool pt_idled(const struct pt_record *rec, unsigned long capacity)
 	return rec->adjust_perf_calls && rec->last_target_perf < capacity / 4;
 }
 
-/*
- * The perf path with real load: schedutil calls ->adjust_perf() with
- * min_perf <= target_perf and the CPU's capacity, the target rises under
- * load and falls after idle, and calls are at least rate_limit_us apart.
- */
+/* Under load and after idle: the hints in order, the target up then down, rate-limited. */
 static void pt_test_perf_path(struct kunit *test)
 {
 	unsigned int cpu = pt_load_cpu();
@@ -450,10 +426,7 @@ static void pt_test_perf_path(struct kunit *test)
 	KUNIT_EXPECT_GE(test, load.adjust_perf_calls, 5UL);
 	KUNIT_EXPECT_GT(test, capacity, 0UL);
 	KUNIT_EXPECT_EQ(test, load.last_capacity, capacity);
-	/*
-	 * A CPU-bound task drives utilization to capacity: with the headroom,
-	 * the target reaches the capacity, which is also the most allowed.
-	 */
+	/* with the headroom, a CPU-bound task's target reaches capacity, the most allowed */
 	KUNIT_EXPECT_EQ(test, load.max_target_perf, capacity);
 	KUNIT_EXPECT_EQ(test, load.last_max_perf, capacity);
 	KUNIT_EXPECT_LE(test, load.last_min_perf, load.last_target_perf);
@@ -482,10 +455,7 @@ static bool pt_dl_bw(const struct pt_record *rec, unsigned long bw)
 	       rec->last_min_perf < bw + bw / 8;
 }
 
-/*
- * A runnable RT task requires the full capacity: without uclamp through
- * the governor, with uclamp through the RT default uclamp minimum.
- */
+/* A runnable RT task requires the full capacity (governor, or RT default uclamp). */
 static void pt_test_perf_rt(struct kunit *test)
 {
 	static const struct sched_attr attr = {
@@ -505,10 +475,7 @@ static void pt_test_perf_rt(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rec.max_min_perf, capacity);
 }
 
-/*
- * A DEADLINE task requires its bandwidth, without headroom: 2 ms every
- * 10 ms is a fifth of the capacity, plus IRQ pressure.
- */
+/* A DEADLINE task (2 ms every 10 ms) requires its bandwidth without headroom. */
 static void pt_test_perf_deadline(struct kunit *test)
 {
 	static const struct sched_attr attr = {
@@ -528,23 +495,14 @@ static void pt_test_perf_deadline(struct kunit *test)
 	kunit_info(test, "CPU%u, DEADLINE 2/10 ms: highest min %lu, last min %lu, of %lu\n",
 		   cpu, rec.max_min_perf, rec.last_min_perf, capacity);
 	pt_expect_path(test, &rec, cpu, true);
-	/*
-	 * Some call required the bandwidth without headroom (1.25 * bw with
-	 * it), and not the full capacity of a runnable RT task; the IRQ
-	 * pressure comes on top, a few units at most in an idle guest.
-	 */
+	/* not 1.25 * bw (headroom) nor capacity (RT); IRQ pressure adds a few units */
 	KUNIT_EXPECT_GE(test, rec.last_min_perf, bw);
 	KUNIT_EXPECT_LT(test, rec.last_min_perf, bw + bw / 8);
 }
 #endif /* CONFIG_ARM64 */
 
 #ifdef CONFIG_X86
-/*
- * Before a case turns the x86 invariance key off: refuse to run where
- * another cpufreq driver is registered (the test driver could not register,
- * and the real driver would run without invariance), and save the key's
- * state for pt_test_exit(), which restores it however the case ends.
- */
+/* The x86 invariance key off, saved for pt_test_exit(); never under another driver. */
 static void pt_invariance_off(struct kunit *test)
 {
 	struct pt_ctx *ctx = test->priv;
@@ -570,10 +528,8 @@ static void pt_test_fallback_without_invariance(struct kunit *test)
 }
 
 /*
- * Invariance lost while load runs: force the x86 key on, see schedutil use
- * ->adjust_perf(), then see it stop when the key is off again.  Under QEMU
- * TCG the kernel itself turns the key off at the next tick (APERF/MPERF read
- * 0); elsewhere the test turns it off after a while.
+ * Invariance lost under load: the key forced on, ->adjust_perf() used; off again
+ * (by the kernel at the next tick under TCG, else by the test), not used any more.
  */
 static void pt_test_invariance_lost_under_load(struct kunit *test)
 {
@@ -605,12 +561,7 @@ static void pt_test_invariance_lost_under_load(struct kunit *test)
 	KUNIT_EXPECT_GT_MSG(test, perf_calls, 0UL,
 			    "schedutil never used ->adjust_perf() while invariance was on");
 
-	/*
-	 * Back on the frequency path, with the load still running: no more
-	 * ->adjust_perf() calls.  As in mainline, the frequency path need not
-	 * call the driver at once: it stays silent while it selects the
-	 * frequency it requested before the invariant window.
-	 */
+	/* frequency path again: no ->adjust_perf(); it may stay silent, as in mainline */
 	msleep(20);
 	pt_snapshot(cpu, &rec);
 	perf_calls = rec.adjust_perf_calls;
