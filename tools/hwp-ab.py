@@ -2,14 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """hwp-ab: measure package energy and speed of the field's workloads, A/B.
 
-run: one CSV file in DIR/runs per run (per mode with --modes: intel_pstate's
-adjust_perf_mode, A/B on one kernel, workload by workload in turn); compare:
-the table of every run (the first config, or the one matching --base, is the
-baseline) and DIR/summary.csv. Where the intel_pstate_adjust_perf trace event
-exists, each workload's events and register writes go into its row (detail)
-and their rate into the table. Workloads, energy and use: hardware-guide.md
-section 5. plan and import: a run on a guest without Python (hwp-machine.md,
-57-hwp-ab).
+run: a CSV file per run in DIR/runs (per mode with --modes: adjust_perf_mode
+A/B on one kernel); compare: the table (baseline: the first config or --base)
+and DIR/summary.csv; the adjust_perf trace's counts, where it exists, go into
+the rows. hardware-guide.md section 5; plan, import: hwp-machine.md, 57.
 """
 
 import argparse
@@ -19,6 +15,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -137,12 +134,13 @@ class Trace:
         self.dir = None
         for root in ("/sys/kernel/tracing", "/sys/kernel/debug/tracing"):
             if os.path.exists(os.path.join(root, EVENT)):
-                self.dir = os.path.join(root, "instances", "hwp_ab")
+                self.dir = os.path.join(root, "instances", "hwp_ab_%d" % os.getpid())
                 try:
-                    os.makedirs(self.dir, exist_ok=True)
-                except OSError as e:
-                    raise Fatal("cannot create the trace instance %s: %s" % (self.dir, e.strerror))
-                write(os.path.join(self.dir, EVENT), "1")
+                    os.mkdir(self.dir)
+                    write(os.path.join(self.dir, EVENT), "1")
+                except (OSError, Fatal) as e:
+                    self.close()
+                    raise Fatal("cannot set up the trace instance: %s" % e)
                 break
 
     def start(self):
@@ -158,8 +156,11 @@ class Trace:
             text.count(": intel_pstate_adjust_perf: "), len(re.findall(r" written=1\b", text)))
 
     def close(self):
-        if self.dir:
-            os.rmdir(self.dir)
+        if self.dir and os.path.isdir(self.dir):
+            try:
+                os.rmdir(self.dir)
+            except OSError as e:
+                log("could not remove %s: %s" % (self.dir, e.strerror))
 
 
 def cpufreq(attr, default):
@@ -277,8 +278,9 @@ def import_console(a):
                 joules = None if e == "NA" else int(e) / 1e6
                 rows.append(make_row(meta, w, int(kv.get("repeat", "1")), line, joules))
     runs.append(rows)
-    if not all(runs[1:]):
-        raise Fatal("%s: an AB-RUN without AB-ROW lines" % a.console)
+    labels = [rs[0]["label"] for rs in runs[1:] if rs]
+    if not runs[1:] or not all(runs[1:]) or len(set(labels)) != len(labels):
+        raise Fatal("%s: want AB-RUN lines, each of another mode, each with AB-ROW lines" % a.console)
     return [write_run(a.results, run_name(*[rs[0][k] for k in RUN_FIELDS[:4]]), rs) for rs in runs[1:]]
 
 
@@ -287,12 +289,16 @@ def do_run(a):
     os.makedirs(os.path.join(rdir, "runs"), exist_ok=True)
     if not a.dry_run:
         check_energy()
+    modes = [m for m in a.modes.split(",") if m]
+    if modes and (set(modes) - {"hints", "floor"} or len(set(modes)) != len(modes)):
+        raise Fatal("--modes: hints and floor, each once (not %r)" % a.modes)
+    if modes and not (os.path.exists(MODE) and cpufreq("scaling_driver", None) == "intel_cpufreq"
+                      and cpufreq("scaling_governor", "?") == "schedutil"):
+        raise Fatal("--modes needs %s (the series' patch 20), intel_pstate=passive and schedutil" % MODE)
     bins = build_helpers(os.path.join(rdir, "bin"))
     ips = calibrate(rdir, bins, a.dry_run)
-    modes = [m for m in a.modes.split(",") if m]
-    if modes and not os.path.exists(MODE):
-        raise Fatal("--modes: %s missing (no intel_pstate with HWP and the series' patch 20)" % MODE)
     old_mode, trace, stamp = read(MODE), Trace(), time.strftime("%Y%m%dT%H%M%S")
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     runs = {}
     try:
         for rep in range(1, a.repeat + 1):
@@ -316,9 +322,9 @@ def do_run(a):
                         w, rep, float(row["seconds"]), row["energy_j"], row["perf"],
                         row["perf_unit"], row["detail"]))
     finally:
-        trace.close()
         if modes and old_mode:
             write(MODE, old_mode)
+        trace.close()
     return [write_run(rdir, run_name(*meta, stamp), rows) for meta, rows in runs.items()]
 
 
@@ -433,12 +439,12 @@ def main(argv):
                               % ",".join(WORKLOADS))
     runopts.add_argument("--settle", type=float, default=2.0,
                          help="idle seconds before each workload (default 2)")
-    runopts.add_argument("--modes", default="",
-                         help="hints,floor: A/B of intel_pstate's adjust_perf_mode on this kernel, "
-                              "one run file each (the mode is restored at the end)")
     runopts.add_argument("--dry-run", action="store_true",
                          help="tiny workloads, no energy")
-    sub.add_parser("run", parents=[common, runopts], help="one run")
+    pr = sub.add_parser("run", parents=[common, runopts], help="one run")
+    pr.add_argument("--modes", default="",
+                    help="hints,floor: A/B of intel_pstate's adjust_perf_mode on this kernel, "
+                         "one run file each (the mode is restored at the end)")
     pp = sub.add_parser("plan", parents=[runopts], help="commands of a run, for a machine without Python")
     pp.add_argument("--ips", type=float, required=True,
                     help="that machine's calibration: 'periodic -c' iterations per second")

@@ -310,7 +310,7 @@ def driver(check, tl, keys):
     def _():
         ev = re.compile(r" intel_pstate_adjust_perf: cpu=(\d+) .*hwp_min=(\d+) hwp_max=(\d+) hwp_desired=(\d+) written=1")
         with open(tl.console, errors="replace") as f:
-            tr = [tuple(map(int, m.groups())) for m in map(ev.search, f) if m]
+            tr = [tuple(map(int, m.groups())) for m in map(ev.search, f) if m and m.string.startswith("TRACE: ")]
         on, off = tl.span("trace-on"), tl.span("trace-off")
         ok, notes = bool(on and off), []
         for cpu in (0, 1):

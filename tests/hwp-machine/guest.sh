@@ -172,6 +172,7 @@ wait_for 1 30 "des == $hi1 && min < des"
 unspin
 phase floor-idle; echo floor >$m
 wake_until 1 "des == 0 && min <= $hi1 / 2"
+sleep 0.1  # past hwp_record.py's GRACE, as wait_for
 phase trace-off
 echo hints >$m
 echo 0 >$tr/events/intel_pstate/intel_pstate_adjust_perf/enable
