@@ -10,8 +10,7 @@ selftest=$KSRC/tools/testing/selftests/intel_pstate
 work=$BUILD/tests/60-hwkit
 . "$REPO/tools/lib/ktap.sh"
 
-# 3 selftest checks, 8 on the emulated HWP machine, 2 of hwp-ab, 1 of
-# tools/hwp-trace.py
+# 3 selftest checks, 8 on the emulated HWP machine, 2 of hwp-ab, 1 of hwp-trace.py
 ktap_plan 14
 
 rm -rf "$work"
@@ -110,11 +109,9 @@ if [ -n "$bad$why" ]; then
 		if [ -n "$bad" ]; then ktap_fail "$t" "$bad"; else ktap_skip "$t" "$why"; fi
 	done
 else
-	# emu_check I GOV RUN RC PATTERN...: check I (emu_names[I]): run-emu.sh RUN, CPUs
-	# starting at GOV; passes on "rc=RC", a line matching each PATTERN ("!ERE": none
-	# matches ERE; "no-skip": no SKIP but the floor mode's, as the emulation has no
-	# adjust_perf_mode, which suite 56 runs on the real driver), every fake CPU left
-	# at GOV and 4000000 kHz
+	# emu_check I GOV RUN RC PATTERN...: check I (emu_names[I]): run-emu.sh RUN from GOV; ok on
+	# "rc=RC", a line matching each PATTERN ("!ERE": none; no-skip: no SKIP but the floor mode's,
+	# not emulated, run by 56), and every fake CPU left at GOV and 4000000 kHz
 	emu_check() {
 		local t=${emu_names[$1]} gov=$2 f=$work/emu/$1-${3// /-}.out rc=$4 p ok=1
 		# shellcheck disable=SC2086 # RUN is MODE and an optional term-*
