@@ -73,10 +73,11 @@ if [ ! -x "$out/hwp_request" ] ||
 	ktap_fail_rest "no kselftest or no initramfs for its paths ($out/initrd-paths.log)"
 	exit 0
 fi
-if paths_boot active hwp-highest=30:24 ""; then
-	seen="rc $(pval active KSELFTEST-RC), switched $(pval active KSELFTEST-SWITCHED), restored $(pval active RESTORED); killed by SIGTERM in passive mode: rc $(pval active TERM-RC), restored $(pval active TERM-RESTORED); DESIRED $(pval active DESIRED0)/$(pval active DESIRED1); $(perr active)"
-	# on SIGTERM the test restores, says so and fails (ksft_exit_fail_msg)
+if paths_boot active hwp-highest=30:24 "intel_pstate=adjust_perf_floor"; then
+	seen="adjust_perf_mode at boot $(pval active BEFORE-adjust_perf_mode); rc $(pval active KSELFTEST-RC), switched $(pval active KSELFTEST-SWITCHED), restored $(pval active RESTORED); killed by SIGTERM in passive mode: rc $(pval active TERM-RC), restored $(pval active TERM-RESTORED); DESIRED $(pval active DESIRED0)/$(pval active DESIRED1); $(perr active)"
+	# on SIGTERM the test restores, says so and fails; booted in floor, it restores floor
 	if [ "$(pval active KSELFTEST-RC)" = 0 ] && [ "$(pval active KSELFTEST-SWITCHED)" = 1 ] &&
+		[ "$(pval active BEFORE-adjust_perf_mode)" = floor ] &&
 		[ "$(pval active RESTORED)" = yes ] && [ "$(pval active TERM-RC)" = 1 ] &&
 		grep -q '^KSELFTEST-TERM: Bail out! interrupted by signal 15' "$out/paths-active.txt" &&
 		[ "$(pval active TERM-RESTORED)" = yes ] && [ -z "$(perr active)" ]; then

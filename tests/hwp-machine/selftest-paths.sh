@@ -6,7 +6,7 @@ set -u
 
 state() { # PREFIX: the settings, one KEY=value line each
 	say "$1-STATUS" "$(cat $c/intel_pstate/status 2>/dev/null || echo absent)"
-	for f in no_turbo max_perf_pct min_perf_pct; do
+	for f in no_turbo max_perf_pct min_perf_pct adjust_perf_mode; do
 		say "$1-$f" "$(cat $c/intel_pstate/$f 2>/dev/null || echo absent)"
 	done
 	for cpu in 0 1; do
@@ -56,8 +56,7 @@ if [ "$hwp" = 1 ]; then
 	done
 fi
 
-# active mode: SIGTERM while the test runs in passive mode; it must put
-# the driver back into active mode and every setting back
+# active mode: SIGTERM while the test runs in passive mode; it must put all back
 if [ "$(cat $c/intel_pstate/status 2>/dev/null)" = active ] && [ "$rc" != 4 ]; then
 	phase kselftest-term
 	hwp_request >/tmp/term.out 2>&1 &
