@@ -853,8 +853,7 @@ static void skip_unless_steered(int cpu)
 			ksft_exit_skip("no /dev/cpu/%d/msr (%s, CONFIG_X86_MSR) and %s\n",
 				       cpu, strerror(ret), why);
 		from_trace = true;
-		ksft_print_msg("no msr driver: request from %s, invariance assumed\n",
-			       trace_dir);
+		ksft_print_msg("no msr driver: request from %s\n", trace_dir);
 		/* the driver exposes EPP where it runs HWP */
 		cpufreq_path(path, sizeof(path), cpu,
 			     "energy_performance_preference");
