@@ -131,16 +131,11 @@ class Timeline:
         sp = self.span(phase)
         return self.in_effect(cpu, sp[1] - self.GRACE) if sp else None
 
-    def second_half(self, phase, cpu):
-        """The requests in effect over the second half of the phase (up to
-        GRACE before its end)."""
-        sp = self.span(phase)
-        return self.since(cpu, (sp[0] + sp[1]) // 2, sp[1] - self.GRACE) if sp else []
-
-    def late_min(self, phase, cpu):
-        """Lowest DESIRED in effect over the second half of the phase."""
-        rs = self.second_half(phase, cpu)
-        return min(r["des"] for r in rs) if rs else None
+    def from_first(self, phase, cpu, pred):
+        """effective() from the first request that satisfies PRED on; [] if
+        none does."""
+        rs = self.effective(phase, cpu)
+        return rs[next((i for i, r in enumerate(rs) if pred(r)), len(rs)):]
 
     @staticmethod
     def fmt(rs, k=6):

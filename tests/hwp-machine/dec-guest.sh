@@ -18,8 +18,10 @@ for cpu in 0 1; do
 	kill $load; wait $load 2>/dev/null
 	phase spin-cpu$cpu-done
 done
-load_phase uclamp-max-cpu1 hwpload uclamp 0 512 spin 1 5
-load_phase uclamp-min-cpu1 hwpload uclamp 512 1024 duty 1 100 20000 4
+caps 0
+half=$(((highest + 1) / 2))
+load_phase uclamp-max-cpu1 1 "max == $half" 1 hwpload uclamp 0 512 spin 1 600
+load_phase uclamp-min-cpu1 1 "min >= $half" 1 hwpload uclamp 512 1024 duty 1 100 20000 600
 # governors under load: each phase waits, bounded, for its request
 caps 1
 hwpload spin 1 60 &

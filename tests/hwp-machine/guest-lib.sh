@@ -9,13 +9,18 @@ phase() {
 	[ -n "${nomark:-}" ] || hwpload mark $n || echo "GUEST-ERROR=mark $n failed"
 	echo "PHASE $n $1"
 }
-# a phase that lasts as long as its load: NAME, then the load's command
+# load_phase NAME CPU TEST SECS LOAD...: phase NAME runs LOAD (in the background)
+# until TEST holds on CPU's request (at most 30 s), then SECS s more, the hold
+# the host judges from the first request that reached the state on
 load_phase() {
-	name=$1
-	shift
+	name=$1 lcpu=$2 ltest=$3 secs=$4
+	shift 4
 	phase "$name"
-	"$@"
+	"$@" &
+	lp=$!
+	wait_for "$lcpu" 30 "$ltest" && sleep "$secs"
 	phase "$name-done"
+	kill $lp; wait $lp 2>/dev/null
 }
 say() { echo "$1=$2"; }
 desired() { # CPU -> DESIRED field as seen by the guest

@@ -13,7 +13,7 @@ say GOVERNOR1 "$(cat $p1/scaling_governor 2>/dev/null)"
 say HWP "$(dmesg | grep -c 'intel_pstate: HWP enabled')"
 say PM-ENABLE "$(hwpload rdmsr 0 0x770)"
 caps 0; hi0=$highest
-caps 1; hi1=$highest guar=$guaranteed lo=$lowest
+caps 1; hi1=$highest guar=$guaranteed lo=$lowest half=$(((hi0 + 1) / 2))
 
 # spin CPU TEST: a full load on CPU until its request satisfies TEST (at most
 # 30 s, not a fixed time: the host checks the request in effect at the phase's end)
@@ -59,16 +59,18 @@ for us in 20000 0; do
 	echo 2000000 >$p1/scaling_max_freq && echo "$mx_old" >$p1/scaling_max_freq ||
 		say GUEST-ERROR "scaling_max_freq not written"
 	wait_for 1 30 "max == $hi1"
-	load_phase ratelimit-$us-cpu1 hwpload duty 1 30000 30000 3
+	phase ratelimit-$us-cpu1  # a rate is counted over a fixed 3 s
+	hwpload duty 1 30000 30000 3
+	phase ratelimit-$us-cpu1-done
 done
 echo "$rl_old" >"$rl"
-load_phase periodic-30 hwpload duty 1 3000 7000 6
-load_phase busy99-turbo-cpu0 hwpload duty 0 10000 100 6
-load_phase busy99-turbo-cpu1 hwpload duty 1 10000 100 6
+load_phase periodic-30 1 "des < $hi1" 3 hwpload duty 1 3000 7000 600
+load_phase busy99-turbo-cpu0 0 "des == $hi0" 3 hwpload duty 0 10000 100 600
+load_phase busy99-turbo-cpu1 1 "des == $hi1" 3 hwpload duty 1 10000 100 600
 # uclamp set by hwpload on itself: a maximum of half the capacity on a full spin
 # caps MAX; a minimum of half on a light load (100 us every 20 ms) is required (MIN)
-load_phase uclamp-max-cpu1 hwpload uclamp 0 512 spin 1 6
-load_phase uclamp-min-cpu1 hwpload uclamp 512 1024 duty 1 100 20000 4
+load_phase uclamp-max-cpu1 1 "max == $half && des == $half" 1 hwpload uclamp 0 512 spin 1 600
+load_phase uclamp-min-cpu1 1 "min >= $half" 1 hwpload uclamp 512 1024 duty 1 100 20000 600
 
 # scaling_max_freq lowered to 2.0 GHz (level 20) under full load, then back
 old=$(cat $p1/scaling_max_freq)
@@ -82,19 +84,16 @@ phase max-freq-done; unspin
 
 # no_turbo: the guaranteed level (18) on both vCPUs, under a pure spin and
 # under a 99%-busy thread (10 ms of work, 100 us of sleep)
-phase noturbo-spin-cpu0
 echo 1 > $c/intel_pstate/no_turbo
 say NO-TURBO "$(cat $c/intel_pstate/no_turbo)"
 say CPUINFO-MAX-NOTURBO "$(cat $c/cpu0/cpufreq/cpuinfo_max_freq) $(cat $p1/cpuinfo_max_freq)"
-hwpload spin 0 5
-phase noturbo-spin-cpu0-done
-load_phase noturbo-busy99-cpu0 hwpload duty 0 10000 100 10
-load_phase noturbo-busy99-cpu1 hwpload duty 1 10000 100 10
-phase turbo-back-busy99-cpu1
+g="des == $guar && max == $guar"
+load_phase noturbo-spin-cpu0 0 "$g" 3 hwpload spin 0 600
+load_phase noturbo-busy99-cpu0 0 "$g" 3 hwpload duty 0 10000 100 600
+load_phase noturbo-busy99-cpu1 1 "$g" 3 hwpload duty 1 10000 100 600
 echo 0 > $c/intel_pstate/no_turbo
 say CPUINFO-MAX-TURBO "$(cat $c/cpu0/cpufreq/cpuinfo_max_freq) $(cat $p1/cpuinfo_max_freq)"
-hwpload duty 1 10000 100 6
-phase turbo-back-busy99-cpu1-done
+load_phase turbo-back-busy99-cpu1 1 "des == $hi1" 1 hwpload duty 1 10000 100 600
 
 # governor switches under load; first to userspace, which starts at
 # policy->cur: the perf path keeps it at the DESIRED level's frequency
