@@ -132,10 +132,12 @@ class Timeline:
         return self.in_effect(cpu, sp[1] - self.GRACE) if sp else None
 
     def from_first(self, phase, cpu, pred):
-        """effective() from the first request that satisfies PRED on; [] if
-        none does."""
+        """effective() from the first request written in the phase that
+        satisfies PRED on (a load's start may dip first), else from the one
+        in effect at its start if that does; [] if none does."""
         rs = self.effective(phase, cpu)
-        return rs[next((i for i, r in enumerate(rs) if pred(r)), len(rs)):]
+        start = 0 if rs and pred(rs[0]) else len(rs)
+        return rs[next((i for i, r in enumerate(rs) if i and pred(r)), start):]
 
     @staticmethod
     def fmt(rs, k=6):

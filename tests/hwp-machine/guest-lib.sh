@@ -13,12 +13,12 @@ phase() {
 # until TEST holds on CPU's request (at most 30 s), then SECS s more, the hold
 # the host judges from the first request that reached the state on
 load_phase() {
-	name=$1 lcpu=$2 ltest=$3 secs=$4
+	name=$1 lcpu=$2 ltest=$3 lsecs=$4
 	shift 4
 	phase "$name"
 	"$@" &
 	lp=$!
-	wait_for "$lcpu" 30 "$ltest" && sleep "$secs"
+	wait_for "$lcpu" 30 "$ltest" && sleep "$lsecs"
 	phase "$name-done"
 	kill $lp; wait $lp 2>/dev/null
 }
