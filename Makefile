@@ -12,6 +12,11 @@ MIRROR          ?=
 SECURITY_MIRROR ?=
 # a local linux-source-5.10.tar.xz (or the .deb) instead of downloading
 LOCAL_TARBALL   ?=
+# the mainline series' base: linux-source-7.3 from trixie-backports, pinned the
+# same way (M73_SHA256 for another version, M73_DEB for a local .deb)
+M73_VERSION     ?= 7.3.4-1~bpo13+1
+M73_SHA256      ?=
+M73_DEB         ?=
 # The one project identity: committer of the applied series, From: of the
 # cover letter, and the author every patch is expected to carry.
 SERIES_AUTHOR   ?= Schedutil Perf Hints <perf-hints@example.org>
@@ -19,6 +24,7 @@ SUBJECT_PREFIX  ?= PATCH
 # build directory (absolute), kernel tree, series directory
 BUILD           ?= $(CURDIR)/build
 KSRC            ?= $(BUILD)/linux
+M73_KSRC        ?= $(BUILD)/linux-7.3
 PATCHES         ?= $(CURDIR)/patches
 JOBS            ?= $(shell nproc)
 # boot parameters of the main job
@@ -39,12 +45,13 @@ CHECK_START     := $(shell date +%s)
 
 REPO := $(CURDIR)
 export REPO BUILD KSRC PATCHES BASE_VERSION BASE_SHA256 MIRROR SECURITY_MIRROR \
-       LOCAL_TARBALL SERIES_AUTHOR SUBJECT_PREFIX JOBS BOOT_ARGS
+       LOCAL_TARBALL SERIES_AUTHOR SUBJECT_PREFIX JOBS BOOT_ARGS M73_VERSION \
+       M73_SHA256 M73_DEB M73_KSRC
 
 .DEFAULT_GOAL := all
 .NOTPARALLEL:
 .PHONY: all deps base source-deb config-deb tree export series-status kernel boot check \
-        clean distclean help
+        clean distclean help base-7.3 tree-7.3 export-7.3
 
 ## all: the main job: deps, base, tree, the x86_64 test kernel, its KUnit boot, the HWP machine (QEMU) booting it under load, summary
 all:
@@ -77,6 +84,19 @@ export:
 ## series-status: does branch `series` match patches/ byte for byte?
 series-status:
 	@tools/series.sh status
+
+# the mainline series: patches/mainline-7.3 on branch `series` of M73_KSRC
+M73 := PATCHES=$(CURDIR)/patches/mainline-7.3 KSRC=$(M73_KSRC) BASE_TAG=base-$(subst ~,_,$(M73_VERSION))
+
+## base-7.3: fetch, verify and unpack the pinned linux-source-7.3 into build/linux-7.3 (M73_KSRC)
+base-7.3:
+	@tools/fetch-base.sh source-7.3
+
+## tree-7.3, export-7.3: tree and export for the mainline series (patches/mainline-7.3 on M73_KSRC)
+tree-7.3: base-7.3
+	@$(M73) tools/series.sh tree
+export-7.3:
+	@$(M73) tools/series.sh export
 
 ## kernel: build the x86_64 test kernel (x86_64-test in configs/kernels)
 kernel: tree

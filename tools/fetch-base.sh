@@ -1,14 +1,16 @@
 #!/bin/bash
 # Fetch pinned Debian packages (base.sha256), verified, through a private apt
-# configuration (harness.md, "How the base is fetched"); all but source print a path.
+# configuration (harness.md, "How the base is fetched"); all but source* print a path.
 #   tools/fetch-base.sh [source]      linux-source-5.10 unpacked into $KSRC (git, tag base-VERSION)
+#   tools/fetch-base.sh source-7.3    linux-source-7.3 unpacked into $M73_KSRC (the mainline series' base)
 #   tools/fetch-base.sh source-deb    the linux-source-5.10 .deb, not unpacked
 #   tools/fetch-base.sh config        the linux-config-5.10 .deb
 #   tools/fetch-base.sh busybox-arm64 Debian's arm64 busybox-static binary
 #   tools/fetch-base.sh mainline-7.3  five files of linux-source-7.3 -> $BUILD/mainline-7.3
-# Environment: REPO BUILD KSRC BASE_VERSION; BASE_SHA256 (a version not in base.sha256);
-#   MIRROR SECURITY_MIRROR (default: the system's apt sources); LOCAL_TARBALL (a local
-#   .tar.xz or .deb instead of a download); MIN_FREE_MB (3000); M73_DEB (a 7.3 .deb).
+# Environment: REPO BUILD KSRC BASE_VERSION M73_VERSION M73_KSRC; BASE_SHA256, M73_SHA256
+#   (a version not in base.sha256); MIRROR SECURITY_MIRROR (default: the system's apt
+#   sources); LOCAL_TARBALL, M73_DEB (a local .tar.xz or .deb instead of a download);
+#   MIN_FREE_MB (3000).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,8 +23,8 @@ DL=$BUILD/dl
 APT_ARCH=amd64
 APTDIR=$BUILD/apt
 src_deb=linux-source-5.10_${BASE_VERSION}_all.deb
-tarball=linux-source-5.10_${BASE_VERSION}.tar.xz
-tag=base-$BASE_VERSION
+# the variables a user sets to choose another version or a local copy
+vv=BASE lv=LOCAL_TARBALL
 
 PIN=$REPO/base.sha256
 PIN_NAME=$src_deb
@@ -32,64 +34,73 @@ PIN_HINT="To use another version: make BASE_VERSION=<version> BASE_SHA256=<sha25
   or add the line '<sha256>  <file>' to base.sha256."
 APT_HOW="make MIRROR=<uri>/debian SECURITY_MIRROR=<uri>/debian-security
   or use a local copy: make LOCAL_TARBALL=/path/to/linux-source-5.10.tar.xz (or the .deb)"
-# mainline-7.3 replaces this with trixie-backports
 apt_sources() {
 	echo "deb $MIRROR bullseye main"
 	echo "deb $SECURITY_MIRROR bullseye-security main"
 }
+# 7.3 comes from trixie-backports (mainline-history.md, 7)
+m73_apt() {
+	APTDIR=$BUILD/apt-mainline-7.3
+	apt_sources() { echo "deb $MIRROR trixie-backports main"; }
+}
 
 # download PKG VERSION FILENAME -> $DL/FILENAME, verified
 download() {
-	apt_fetch "$DL" "$1" "$2" "Choose a served version: make BASE_VERSION=<version> BASE_SHA256=<sha256 of its .deb>
+	apt_fetch "$DL" "$1" "$2" "Choose a served version: make ${vv}_VERSION=<version> ${vv}_SHA256=<sha256 of its .deb>
   (or add '<sha256>  ${1}_<version>_<arch>.deb' to base.sha256);
-  or use a local copy of the pinned one: make LOCAL_TARBALL=/path/to/$3" download "$3"
+  or use a local copy of the pinned one: make $lv=/path/to/$3" download "$3"
 }
 
-do_source() {
-	if [ -d "$KSRC/.git" ] && git -C "$KSRC" rev-parse -q --verify "refs/tags/$tag" >/dev/null; then
-		log "base $tag ready in $KSRC"
+# unpack PKG VERSION DIR LOCAL: Debian's PKG (linux-source-X.Y) VERSION in DIR, a git
+# repository with one reproducible commit tagged base-VERSION ("~" as "_"); LOCAL: a
+# local .deb or .tar.xz of it instead of a download
+unpack() {
+	local pkg=$1 ver=$2 dir=$3 input=$4 deb=${1}_${2}_all.deb tag=base-${2//\~/_} name avail
+	local tarball=${pkg}_$ver.tar.xz
+	name=$deb
+	if [ -d "$dir/.git" ] && git -C "$dir" rev-parse -q --verify "refs/tags/$tag" >/dev/null; then
+		log "base $tag ready in $dir"
 		return 0
 	fi
-	[ ! -e "$KSRC" ] || die "$KSRC exists but has no tag $tag (a different BASE_VERSION?).
-  Move it away or remove it (rm -rf $KSRC) and run again."
-	local input=${LOCAL_TARBALL:-} name=$src_deb avail
+	[ ! -e "$dir" ] || die "$dir exists but has no tag $tag (a different version?).
+  Move it away or remove it (rm -rf $dir) and run again."
 	if [ -n "$input" ]; then
-		[ -r "$input" ] || die "LOCAL_TARBALL=$input is not a readable file"
+		[ -r "$input" ] || die "$lv=$input is not a readable file"
 		case "$input" in
 		*.deb) ;;
 		*.tar.xz) name=$tarball ;;
-		*) die "LOCAL_TARBALL must be a .deb or a .tar.xz: $input" ;;
+		*) die "$lv must be a .deb or a .tar.xz: $input" ;;
 		esac
-		verify "$input" "$name" || die "refusing LOCAL_TARBALL=$input: not the pinned $name"
+		verify "$input" "$name" || die "refusing $lv=$input: not the pinned $name"
 		log "using verified local $input"
 	else
-		download linux-source-5.10 "$BASE_VERSION" "$src_deb"
-		input=$DL/$src_deb
+		download "$pkg" "$ver" "$deb"
+		input=$DL/$deb
 	fi
 	avail=$(df -Pm "$BUILD" | awk 'NR == 2 { print $4 }')
 	[ "${avail:-0}" -ge "$MIN_FREE_MB" ] || die "not enough free disk space in $BUILD: ${avail} MB free, ${MIN_FREE_MB} MB needed
   to unpack the kernel source and build it. Free some space (or point BUILD=
   at a larger disk) and run again; nothing was unpacked."
 	tmp=$(mktemp -d "$BUILD/.unpack.XXXXXX")
-	if [ "$name" = "$src_deb" ]; then
+	if [ "$name" = "$deb" ]; then
 		log "extracting the tarball from $(basename "$input")"
-		dpkg-deb --fsys-tarfile "$input" | tar -xO ./usr/src/linux-source-5.10.tar.xz >"$tmp/src.tar.xz"
+		dpkg-deb --fsys-tarfile "$input" | tar -xO "./usr/src/$pkg.tar.xz" >"$tmp/src.tar.xz"
 		if [ -n "$(pinned "$tarball")" ]; then
 			verify "$tmp/src.tar.xz" "$tarball" || die "the tarball inside $(basename "$input") does not match base.sha256"
 		fi
 		input=$tmp/src.tar.xz
 	fi
-	log "unpacking into $KSRC"
+	log "unpacking into $dir"
 	mkdir "$tmp/x"
 	tar -xJf "$input" -C "$tmp/x" || die "unpacking failed (disk full?); nothing was kept"
 	rm -f "$tmp/src.tar.xz"
-	[ -d "$tmp/x/linux-source-5.10" ] || die "unexpected tarball layout (no linux-source-5.10/)"
+	[ -d "$tmp/x/$pkg" ] || die "unexpected tarball layout (no $pkg/)"
 	log "creating the base commit"
 	(
 		# a fixed identity and date: the base commit is reproducible (suite 00)
-		cd "$tmp/x/linux-source-5.10"
+		cd "$tmp/x/$pkg"
 		export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
-		export GIT_AUTHOR_NAME="Debian linux-source-5.10" GIT_AUTHOR_EMAIL=base@localhost
+		export GIT_AUTHOR_NAME="Debian $pkg" GIT_AUTHOR_EMAIL=base@localhost
 		export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
 		export GIT_AUTHOR_DATE=2000-01-01T00:00:00Z GIT_COMMITTER_DATE=2000-01-01T00:00:00Z
 		git init -q -b base
@@ -98,18 +109,18 @@ do_source() {
 		git config core.looseCompression 1
 		# Debian's top-level .gitignore ignores everything: force-add.
 		git add -A -f
-		git commit -q --no-verify -m "Debian linux-source-5.10 $BASE_VERSION" \
-			-m "Unpacked from $src_deb (sha256 pinned in base.sha256)."
+		git commit -q --no-verify -m "Debian $pkg $ver" -m "Unpacked from $deb (sha256 pinned in base.sha256)."
 		git tag "$tag"
 	) || die "creating the base git repository failed (disk full?); nothing was kept"
-	mv "$tmp/x/linux-source-5.10" "$KSRC"
-	log "base $tag ready in $KSRC ($(git -C "$KSRC" rev-parse --short=12 "$tag"))"
+	mkdir -p "$(dirname "$dir")"
+	mv "$tmp/x/$pkg" "$dir"
+	log "base $tag ready in $dir ($(git -C "$dir" rev-parse --short=12 "$tag"))"
 }
 
 # mainline 7.3's intel_pstate.c and schedutil, the perf harness's comparison subject
 # (perf-harness.md); Debian ships 7.3 in trixie-backports (mainline-history.md, 7)
 do_mainline() {
-	local ver=7.3.4-1~bpo13+1 deb f dir=$BUILD/mainline-7.3
+	local ver=$M73_VERSION deb f dir=$BUILD/mainline-7.3
 	local files="drivers/cpufreq/intel_pstate.c kernel/sched/cpufreq_schedutil.c kernel/sched/fair.c kernel/sched/sched.h include/linux/sched/cpufreq.h"
 	local m73_deb=linux-source-7.3_${ver}_all.deb stamp="$ver $files"
 	if [ "$(cat "$dir/.stamp" 2>/dev/null)" != "$stamp" ]; then
@@ -118,8 +129,7 @@ do_mainline() {
 			verify "$M73_DEB" "$m73_deb" || die "refusing M73_DEB=$M73_DEB: not the pinned $m73_deb"
 			deb=$M73_DEB
 		else
-			APTDIR=$BUILD/apt-mainline-7.3
-			apt_sources() { echo "deb $MIRROR trixie-backports main"; }
+			m73_apt
 			download linux-source-7.3 "$ver" "$m73_deb"
 			deb=$DL/$m73_deb
 		fi
@@ -145,7 +155,13 @@ apt_lock .fetch.lock
 rm -rf "$BUILD"/.unpack.* "$DL"/.download.* 2>/dev/null || true
 
 case "${1:-source}" in
-source) do_source ;;
+source) unpack linux-source-5.10 "$BASE_VERSION" "$KSRC" "${LOCAL_TARBALL:-}" ;;
+source-7.3)
+	m73_apt
+	PIN_NAME=linux-source-7.3_${M73_VERSION}_all.deb PIN_SUM=${M73_SHA256:-}
+	PIN_HINT=${PIN_HINT//BASE_/M73_} vv=M73 lv=M73_DEB
+	unpack linux-source-7.3 "$M73_VERSION" "$M73_KSRC" "${M73_DEB:-}"
+	;;
 config)
 	cfg=linux-config-5.10_${BASE_VERSION}_amd64.deb
 	download linux-config-5.10 "$BASE_VERSION" "$cfg"
@@ -168,5 +184,5 @@ busybox-arm64)
 	echo "$bb"
 	;;
 mainline-7.3) do_mainline ;;
-*) die "usage: $0 [source|source-deb|config|busybox-arm64|mainline-7.3]" ;;
+*) die "usage: $0 [source|source-7.3|source-deb|config|busybox-arm64|mainline-7.3]" ;;
 esac

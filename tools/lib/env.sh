@@ -5,6 +5,8 @@ REPO=${REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 BUILD=${BUILD:-$REPO/build}
 KSRC=${KSRC:-$BUILD/linux}
 BASE_VERSION=${BASE_VERSION:-$(sed -n 's/^BASE_VERSION[[:space:]]*?=[[:space:]]*//p' "$REPO/Makefile")}
+M73_VERSION=${M73_VERSION:-$(sed -n 's/^M73_VERSION[[:space:]]*?=[[:space:]]*//p' "$REPO/Makefile")}
+M73_KSRC=${M73_KSRC:-$BUILD/linux-7.3}
 me=$(basename "$0" .sh)
 die() { echo "$me: error: $*" >&2; exit 1; }
 log() { echo "$me: $*" >&2; }
