@@ -12,10 +12,7 @@ commits=$(git -C "$KSRC" rev-list --reverse "$base..$branch" 2>/dev/null)
 # shellcheck disable=SC2086 # one word per commit
 set -- $commits
 ktap_plan $((1 + $#))
-if ! series_wt; then
-	ktap_fail_rest "$SERIES_WT_WHY"
-	exit 0
-fi
+series_wt || ktap_stop "$SERIES_WT_WHY"
 
 key=$(walk_key walk tests/21-series-build.sh)
 record=$BUILD/state/walk-$key.pass

@@ -12,16 +12,10 @@ wt=$BUILD/wt/warn-base # its own worktree, at the base
 . "$REPO/tools/lib/ktap.sh"
 ktap_plan 2
 
-if ! series_wt || ! walk_at "$base"; then
-	ktap_fail_rest "$SERIES_WT_WHY"
-	exit 0
-fi
+{ series_wt && walk_at "$base"; } || ktap_stop "$SERIES_WT_WHY"
 
 files=$(git -C "$KSRC" diff --name-only --diff-filter=AM "$base..$branch" -- '*.c' | grep -v '^tools/' || true)
-if [ -z "$files" ]; then
-	ktap_fail_rest "the series touches no .c file ($base..$branch in $KSRC)?"
-	exit 0
-fi
+[ -n "$files" ] || ktap_stop "the series touches no .c file ($base..$branch in $KSRC)?"
 
 # prepare O=$BUILD/out/NAME, then compile the touched objects it builds, W=1 and sparse
 warnings() { # name tree toolchain -> $tmp/NAME.warn

@@ -13,10 +13,7 @@ mkdir -p "$out" "$logs"
 # per boot: the guest's run, and the checker's nested document
 ktap_plan 4
 
-if ! hwp_prepare "$out"; then
-	ktap_fail_rest "$HWP_WHY"
-	exit 0
-fi
+hwp_prepare "$out" || ktap_stop "$HWP_WHY"
 
 # boot NAME GUEST_SCRIPT HWP_OPTS [qemu-run.sh options]: the guest's run (ok only
 # without a GUEST-ERROR line), then "NAME checks", check.py NAME on its console and record

@@ -28,10 +28,7 @@ elif [ ! -f "$frag" ]; then
 elif ! deb=$("$REPO/tools/fetch-base.sh" config 2>"$work/fetch.log"); then
 	why="could not fetch Debian's linux-config-5.10: $(tail -2 "$work/fetch.log" | tr '\n' '|')"
 fi
-if [ -n "$why" ]; then
-	ktap_fail_rest "$why"
-	exit 1
-fi
+[ -z "$why" ] || ktap_stop "$why" 1
 
 # 1. The product's fragment on Debian's config.
 if "$REPO/tools/debconfig.sh" "$KSRC" "$work/debian" "$deb" "$frag" \

@@ -12,6 +12,7 @@
 #                            by four spaces (a nested test); then ok K NAME when
 #                            CMD exited 0 and printed a document, else not ok
 #   ktap_skip_rest WHY, ktap_fail_rest WHY   every result not yet reported
+#   ktap_stop WHY [STATUS]   ktap_fail_rest WHY, then exit STATUS (0)
 #
 # Call these in the suite's own shell (numbered as reported), not in a pipeline or $(...);
 # no '#' in names. KTAP_FAILED counts not-ok results. Rules: tools/ktap.py, harness.md.
@@ -68,3 +69,4 @@ ktap_sub() {
 
 ktap_skip_rest() { while [ "$KTAP_N" -lt "$KTAP_PLAN" ]; do ktap_skip "not reached" "$1"; done; }
 ktap_fail_rest() { while [ "$KTAP_N" -lt "$KTAP_PLAN" ]; do ktap_fail "not reached" "$1"; done; }
+ktap_stop() { ktap_fail_rest "$1"; exit "${2:-0}"; }
