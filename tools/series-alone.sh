@@ -1,10 +1,7 @@
 #!/bin/bash
-# Does each fix at the front apply to the base alone with what the cover letter says
-# it needs ("Patch 4 needs patch 3", transitively)? Does the series apply with plain
-# git am without each deviation ([5.10-only], [RFC])? One KTAP result each (suite 01).
+# Suite 01's results for the fixes at the front alone (with the patches the cover letter
+# says they need) and the series without each deviation. harness.md, "Tool reference".
 #   BASE_VERSION=5.10.262-1 tools/series-alone.sh
-# Environment: REPO KSRC PATCHES BASE_VERSION BASE_TAG; TMPDIR (the detached
-#   worktree, removed on exit).
 set -euo pipefail
 shopt -s inherit_errexit
 
