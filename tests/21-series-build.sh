@@ -1,7 +1,6 @@
 #!/bin/bash
-# Suite 21: bisectability, the walk kernel built at the base and after every
-# patch in $BUILD/wt/bisect; cached results (CHECK_FRESH=1 builds).
-# harness.md "Test suites", kernels.md.
+# Suite 21: bisectability, the walk kernel built at the base and after every patch
+# in $BUILD/wt/bisect; cached results (CHECK_FRESH=1 builds). harness.md, kernels.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/out/walk

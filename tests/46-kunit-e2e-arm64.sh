@@ -1,7 +1,6 @@
 #!/bin/bash
-# Suite 46: the test module on the clang-built arm64 kernel kunit-arm64-llvm
-# (a cpufreq driver makes utilization invariant there: the perf path runs).
-# harness.md "Test suites", kernels.md.
+# Suite 46: the test module on the clang-built arm64 kernel kunit-arm64-llvm (a cpufreq
+# driver makes utilization invariant there: the perf path runs). harness.md, kernels.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 . "$REPO/tools/lib/ktap.sh"

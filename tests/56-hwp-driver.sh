@@ -1,7 +1,6 @@
 #!/bin/bash
-# Suite 56: the real intel_pstate on the emulated HWP machine (guest.sh, check.py
-# driver), then the series' kselftest in five short boots (selftest-paths.sh);
-# HWP_SUITE_TIMEOUT (s, 600). harness.md "Test suites", hwp-machine.md.
+# Suite 56: the real intel_pstate on the emulated HWP machine (guest.sh, check.py driver),
+# then the kselftest in five short boots (selftest-paths.sh). harness.md, hwp-machine.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/state/56-hwp-driver

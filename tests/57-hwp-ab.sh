@@ -1,8 +1,7 @@
 #!/bin/bash
-# Suite 57: tools/hwp-ab.py's A/B pipeline on the emulated HWP machine, the
-# base (suite 21's base step) against the series in both adjust_perf_modes
-# (hints and floor, one boot), energy SIMULATED;
-# AB_DURATION (s, 4), AB_REPEAT (1). harness.md "Test suites", hwp-machine.md.
+# Suite 57: tools/hwp-ab.py's A/B pipeline on the emulated HWP machine, the base against
+# the series in both adjust_perf_modes (one boot), energy SIMULATED; AB_DURATION (s, 4),
+# AB_REPEAT (1). harness.md, hwp-machine.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 export REPO BUILD KSRC

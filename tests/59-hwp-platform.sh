@@ -1,7 +1,6 @@
 #!/bin/bash
-# Suite 59: platform events on the emulated HWP machine, boots "platform"
-# (platform-guest.sh) and "dec" (dec-guest.sh), checked by check.py of the same
-# names; HWP_SUITE_TIMEOUT (s, 600). hwp-machine.md, "The suites that boot it".
+# Suite 59: platform events on the emulated HWP machine, boots "platform" and "dec"
+# (NAME-guest.sh, checked by check.py NAME). hwp-machine.md, "The suites that boot it".
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/state/59-hwp-platform

@@ -53,11 +53,7 @@ if [ -f "$base" ]; then
 		>"$work/boot.log" 2>&1; then
 		left=$(grep -E '^CONFIG_(SYSTEM_TRUSTED_KEYS|SYSTEM_REVOCATION_KEYS|MODULE_SIG_KEY)=' \
 			"$work/boot/.config" | grep debian/ | tr '\n' ' ')
-		if [ -z "$left" ]; then
-			ktap_ok "${names[1]}"
-		else
-			ktap_fail "${names[1]}" "still set: $left"
-		fi
+		ktap_check "${names[1]}" "still set: $left" [ -z "$left" ]
 	else
 		ktap_fail "${names[1]}" "$(grep -E 'debconfig: ' "$work/boot.log" | tr '\n' '|')"
 	fi
