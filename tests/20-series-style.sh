@@ -60,10 +60,7 @@ done
 kdoc() { # name file [-function f ...]
 	local name=$1 file=$2
 	shift 2
-	if [ ! -f "$KSRC/$file" ]; then
-		ktap_fail "kernel-doc $name" "$file is missing"
-		return
-	fi
+	[ -f "$KSRC/$file" ] || { ktap_fail "kernel-doc $name" "$file is missing"; return; }
 	out=$(cd "$KSRC" && ./scripts/kernel-doc -none "$@" "$file" 2>&1)
 	# kernel-doc -none prints nothing for a documented function; an
 	# undocumented one asked for by -function is reported as a warning

@@ -35,8 +35,6 @@ for v in $variants; do
 		ktap_fail "$name" "see $BUILD/out/walk/build.log"
 	fi
 done
-if [ "$KTAP_FAILED" = "$failed0" ]; then
-	mv "$done_" "$record"
-fi
+[ "$KTAP_FAILED" != "$failed0" ] || mv "$done_" "$record"
 rm -f "$done_"
 exit 0
