@@ -26,10 +26,7 @@ ktap_plan $((1 + nexc + 1 + 2 * ${#patches[@]} + 8))
 ktap_check "checkpatch SPDX check: python3-ply" "python3-ply is not installed (make deps)" \
 	python -c 'import ply'
 
-if [ ! -x "$KSRC/scripts/checkpatch.pl" ]; then
-	ktap_fail_rest "no kernel tree in $KSRC (no scripts/checkpatch.pl)"
-	exit 0
-fi
+[ -x "$KSRC/scripts/checkpatch.pl" ] || ktap_stop "no kernel tree in $KSRC (no scripts/checkpatch.pl)"
 while read -r pat type _; do
 	[ -z "$pat" ] || ktap_check "checkpatch exception $type ($pat) is justified in the cover letter" \
 		"the cover letter does not mention it" grep -q -- "$type" "$cover"
@@ -63,10 +60,7 @@ done
 kdoc() { # name file [-function f ...]
 	local name=$1 file=$2
 	shift 2
-	if [ ! -f "$KSRC/$file" ]; then
-		ktap_fail "kernel-doc $name" "$file is missing"
-		return
-	fi
+	[ -f "$KSRC/$file" ] || { ktap_fail "kernel-doc $name" "$file is missing"; return; }
 	out=$(cd "$KSRC" && ./scripts/kernel-doc -none "$@" "$file" 2>&1)
 	# kernel-doc -none prints nothing for a documented function; an
 	# undocumented one asked for by -function is reported as a warning

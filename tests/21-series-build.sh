@@ -1,7 +1,6 @@
 #!/bin/bash
-# Suite 21: bisectability, the walk kernel built at the base and after every
-# patch in $BUILD/wt/bisect; cached results (CHECK_FRESH=1 builds).
-# harness.md "Test suites", kernels.md.
+# Suite 21: bisectability, the walk kernel built at the base and after every patch
+# in $BUILD/wt/bisect; cached results (CHECK_FRESH=1 builds). harness.md, kernels.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/out/walk
@@ -12,10 +11,7 @@ commits=$(git -C "$KSRC" rev-list --reverse "$base..$branch" 2>/dev/null)
 # shellcheck disable=SC2086 # one word per commit
 set -- $commits
 ktap_plan $((1 + $#))
-if ! series_wt; then
-	ktap_fail_rest "$SERIES_WT_WHY"
-	exit 0
-fi
+series_wt || ktap_stop "$SERIES_WT_WHY"
 
 key=$(walk_key walk tests/21-series-build.sh)
 record=$BUILD/state/walk-$key.pass

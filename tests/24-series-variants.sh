@@ -8,10 +8,7 @@ set -uo pipefail
 variants=$("$REPO/tools/kernel.sh" names | grep '^variant-')
 # shellcheck disable=SC2086 # one word per variant
 ktap_plan "$(echo $variants | wc -w)"
-if ! series_wt; then
-	ktap_fail_rest "$SERIES_WT_WHY"
-	exit 0
-fi
+series_wt || ktap_stop "$SERIES_WT_WHY"
 key=$(walk_key variants tests/24-series-variants.sh)
 record=$BUILD/state/variants-$key.pass
 if [ "${CHECK_FRESH:-0}" != 1 ] && [ -f "$record" ]; then
@@ -23,10 +20,7 @@ if [ "${CHECK_FRESH:-0}" != 1 ] && [ -f "$record" ]; then
 	exit 0
 fi
 rm -f "$BUILD"/state/variants-*.pass
-if ! walk_at "$branch"; then
-	ktap_fail_rest "$SERIES_WT_WHY"
-	exit 0
-fi
+walk_at "$branch" || ktap_stop "$SERIES_WT_WHY"
 done_=$BUILD/state/variants.$$
 : >"$done_"
 failed0=$KTAP_FAILED
@@ -41,8 +35,6 @@ for v in $variants; do
 		ktap_fail "$name" "see $BUILD/out/walk/build.log"
 	fi
 done
-if [ "$KTAP_FAILED" = "$failed0" ]; then
-	mv "$done_" "$record"
-fi
+[ "$KTAP_FAILED" != "$failed0" ] || mv "$done_" "$record"
 rm -f "$done_"
 exit 0

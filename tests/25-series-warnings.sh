@@ -12,16 +12,10 @@ wt=$BUILD/wt/warn-base # its own worktree, at the base
 . "$REPO/tools/lib/ktap.sh"
 ktap_plan 2
 
-if ! series_wt || ! walk_at "$base"; then
-	ktap_fail_rest "$SERIES_WT_WHY"
-	exit 0
-fi
+{ series_wt && walk_at "$base"; } || ktap_stop "$SERIES_WT_WHY"
 
 files=$(git -C "$KSRC" diff --name-only --diff-filter=AM "$base..$branch" -- '*.c' | grep -v '^tools/' || true)
-if [ -z "$files" ]; then
-	ktap_fail_rest "the series touches no .c file ($base..$branch in $KSRC)?"
-	exit 0
-fi
+[ -n "$files" ] || ktap_stop "the series touches no .c file ($base..$branch in $KSRC)?"
 
 # prepare O=$BUILD/out/NAME, then compile the touched objects it builds, W=1 and sparse
 warnings() { # name tree toolchain -> $tmp/NAME.warn
@@ -58,56 +52,44 @@ warnings() { # name tree toolchain -> $tmp/NAME.warn
 		sed -E 's#^.*/##; s#^([^:]+):[0-9]+(:[0-9]+)?:#\1:#' | sort >"$tmp/$name.warn"
 }
 
+# no_compile WHY [NAME]: NAME's logs, and a document of one failed result
+no_compile() {
+	[ -z "${2:-}" ] || tail -n 10 "$tmp/$2.log" "$tmp/$2.raw" 2>/dev/null
+	ktap_plan 1
+	ktap_fail "compiles the touched files" "$1"
+}
+# no_new NAME NEW: ok NAME when NEW (warnings) is empty, else its first lines and not ok
+no_new() {
+	if [ -z "$2" ]; then ktap_ok "$1"; return; fi
+	echo "$2" | head -n 10
+	ktap_fail "$1" "$(echo "$2" | wc -l) new"
+}
 # a nested KTAP document (run by ktap_sub, in a subshell: its counters
 # are its own); exit 1 if anything failed
 compare() { # toolchain: gcc (W=1, sparse) or llvm (W=1)
-	local tc=$1 sfx what objs o src new
+	local tc=$1 sfx what objs o src
 	KTAP_N=0 KTAP_FAILED=0
 	case $tc in
 	gcc) sfx="" what="W=1/sparse" ;;
 	llvm) sfx="-llvm" what="clang W=1" ;;
 	esac
-	if ! warnings "warn-base$sfx" "$wt" "$tc"; then
-		tail -n 10 "$tmp/warn-base$sfx.log" "$tmp/warn-base$sfx.raw" 2>/dev/null
-		ktap_plan 1
-		ktap_fail "compiles the touched files" "cannot compile them at the base"
-		return 1
-	fi
-	if ! warnings "warn-series$sfx" "$KSRC" "$tc"; then
-		tail -n 10 "$tmp/warn-series$sfx.log" "$tmp/warn-series$sfx.raw" 2>/dev/null
-		ktap_plan 1
-		ktap_fail "compiles the touched files" "cannot compile them with the series"
-		return 1
-	fi
+	warnings "warn-base$sfx" "$wt" "$tc" || { no_compile "cannot compile them at the base" "warn-base$sfx"; return 1; }
+	warnings "warn-series$sfx" "$KSRC" "$tc" || { no_compile "cannot compile them with the series" "warn-series$sfx"; return 1; }
 	objs=$(cat "$tmp/warn-series$sfx.objs")
-	if [ -z "$objs" ]; then
-		ktap_plan 1
-		ktap_fail "compiles the touched files" "no touched file is built by the test config"
-		return 1
-	fi
+	[ -n "$objs" ] || { no_compile "no touched file is built by the test config"; return 1; }
 	# shellcheck disable=SC2086 # one word per object
 	ktap_plan $(($(echo $objs | wc -w) + 1))
 	echo "INFO: compiled with $what ($tc): $objs"
 	for o in $objs; do
 		src=$(basename "${o%.o}")
 		# warnings that belong to this object's compile: lines naming the file
-		new=$(comm -13 <(grep "^$src\\." "$tmp/warn-base$sfx.warn" || true) <(grep "^$src\\." "$tmp/warn-series$sfx.warn" || true))
-		if [ -z "$new" ]; then
-			ktap_ok "no new $what warnings in $o"
-		else
-			echo "$new" | head -n 10
-			ktap_fail "no new $what warnings in $o" "$(echo "$new" | wc -l) new"
-		fi
+		no_new "no new $what warnings in $o" \
+			"$(comm -13 <(grep "^$src\\." "$tmp/warn-base$sfx.warn" || true) <(grep "^$src\\." "$tmp/warn-series$sfx.warn" || true))"
 	done
 	# and none in files they include (touched headers, #included test files); as sets of
 	# messages: an added object includes headers that already warn at the base (mmzone.h)
-	new=$(comm -13 <(sort -u "$tmp/warn-base$sfx.warn") <(sort -u "$tmp/warn-series$sfx.warn"))
-	if [ -z "$new" ]; then
-		ktap_ok "no new $what warnings anywhere in these compiles (headers and included files too)"
-	else
-		echo "$new" | head -n 10
-		ktap_fail "no new $what warnings anywhere in these compiles (headers and included files too)" "$(echo "$new" | wc -l) new"
-	fi
+	no_new "no new $what warnings anywhere in these compiles (headers and included files too)" \
+		"$(comm -13 <(sort -u "$tmp/warn-base$sfx.warn") <(sort -u "$tmp/warn-series$sfx.warn"))"
 	[ "$KTAP_FAILED" = 0 ]
 }
 

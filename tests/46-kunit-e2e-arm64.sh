@@ -1,7 +1,6 @@
 #!/bin/bash
-# Suite 46: the test module on the clang-built arm64 kernel kunit-arm64-llvm
-# (a cpufreq driver makes utilization invariant there: the perf path runs).
-# harness.md "Test suites", kernels.md.
+# Suite 46: the test module on the clang-built arm64 kernel kunit-arm64-llvm (a cpufreq
+# driver makes utilization invariant there: the perf path runs). harness.md, kernels.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 . "$REPO/tools/lib/ktap.sh"
@@ -9,16 +8,11 @@ base=base-${BASE_VERSION:?}
 branch=${SERIES_BRANCH:-series}
 name=kunit-arm64-llvm
 ktap_plan 4
-# stop WHY: fail every result not yet reported, and end
-stop() { ktap_fail_rest "$1"; exit 0; }
 
 arch=$("$REPO/tools/kernel.sh" get $name arch)
 out=$BUILD/out/$("$REPO/tools/kernel.sh" get $name out)
 touched=$(git -C "$KSRC" diff --name-only "$base..$branch" -- '*.c' '*.h' | grep -v '^tools/')
-if [ -z "$touched" ]; then
-	ktap_fail "clang $arch: builds with LLVM=1 LLVM_IAS=1" "the series touches no .c or .h file ($base..$branch in $KSRC)?"
-	stop "no touched files"
-fi
+[ -n "$touched" ] || { ktap_fail "clang $arch: builds with LLVM=1 LLVM_IAS=1" "the series touches no .c or .h file ($base..$branch in $KSRC)?"; ktap_stop "no touched files"; }
 # the objects of the touched .c files are compiled in every run, so that
 # their warnings are in this run's build log (make leaves up-to-date
 # objects alone, and their warnings with them): those an earlier run built
@@ -28,7 +22,7 @@ again=$(for f in $touched; do case $f in *.c) [ ! -f "$out/${f%.c}.o" ] || echo 
 if [ -n "$again" ] && ! KMAKE_TARGETS="$(echo "$again" | tr '\n' ' ')" KMAKE_ARGS=KCFLAGS=-DHARNESS_AGAIN \
 	"$REPO/tools/kernel.sh" build $name >/dev/null 2>"$BUILD/clang-$name.err"; then
 	ktap_fail "clang $arch: builds with LLVM=1 LLVM_IAS=1" "the touched objects do not build (log: $out/build.log)"
-	stop "the clang $arch kernel did not build"
+	ktap_stop "the clang $arch kernel did not build"
 fi
 # from the harness tree: the test module (configs/kunit-e2e.config) is
 # built against it and loaded by kunit-boot.sh's /init
@@ -36,7 +30,7 @@ if ! img=$("$REPO/tools/kernel.sh" build $name 2>"$BUILD/clang-$name.err") ||
 	! TOOLCHAIN=llvm "$REPO/tools/build-test-module.sh" "$out" "$arch" >/dev/null 2>>"$BUILD/clang-$name.err"; then
 	tail -n 20 "$BUILD/clang-$name.err" | sed 's/^/  /'
 	ktap_fail "clang $arch: builds with LLVM=1 LLVM_IAS=1" "the test kernel or the test module does not build (log: $out/build.log)"
-	stop "the clang $arch kernel did not build"
+	ktap_stop "the clang $arch kernel did not build"
 fi
 ktap_ok "clang $arch: builds with LLVM=1 LLVM_IAS=1"
 grep -h 'built .* in' "$BUILD/clang-$name.err" | sed 's/^build-kernel: /INFO: /'

@@ -16,15 +16,11 @@ if hwp_prepare "$out"; then
 	ktap_ok "the HWP machine builds" "$HWP_QEMU"
 else
 	ktap_fail "the HWP machine builds" "$HWP_WHY"
-	ktap_fail_rest "$HWP_WHY"
-	exit 0
+	ktap_stop "$HWP_WHY"
 fi
 img=$HWP_IMG
-if ! hwp_initrd "$out/initrd-hwp.cpio.gz" "$REPO/tests/hwp-machine/emulator-guest.sh" ||
-	! hwp_initrd "$out/initrd-smoke.cpio.gz" "$REPO/tests/hwp-machine/stock-guest.sh"; then
-	ktap_fail_rest "$HWP_WHY"
-	exit 0
-fi
+{ hwp_initrd "$out/initrd-hwp.cpio.gz" "$REPO/tests/hwp-machine/emulator-guest.sh" &&
+	hwp_initrd "$out/initrd-smoke.cpio.gz" "$REPO/tests/hwp-machine/stock-guest.sh"; } || ktap_stop "$HWP_WHY"
 
 # ---- the HWP machine, read back ----------------------------------------------
 if hwp_guest_run "guest run" 54-emulator "$out/console.txt" \

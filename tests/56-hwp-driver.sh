@@ -1,7 +1,6 @@
 #!/bin/bash
-# Suite 56: the real intel_pstate on the emulated HWP machine (guest.sh, check.py
-# driver), then the series' kselftest in five short boots (selftest-paths.sh);
-# HWP_SUITE_TIMEOUT (s, 600). harness.md "Test suites", hwp-machine.md.
+# Suite 56: the real intel_pstate on the emulated HWP machine (guest.sh, check.py driver),
+# then the kselftest in five short boots (selftest-paths.sh). harness.md, hwp-machine.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/state/56-hwp-driver
@@ -14,11 +13,7 @@ mkdir -p "$out" "$logs"
 # trace reader, and the kselftest's five paths below
 ktap_plan 10
 
-if ! hwp_prepare "$out"; then
-	ktap_fail "kernel and machine build" "$HWP_WHY"
-	ktap_fail_rest "$HWP_WHY"
-	exit 0
-fi
+hwp_prepare "$out" || { ktap_fail "kernel and machine build" "$HWP_WHY"; ktap_stop "$HWP_WHY"; }
 img=$HWP_IMG
 ktap_ok "kernel and machine build" "$HWP_QEMU, $img"
 
@@ -33,17 +28,11 @@ else
 	ktap_fail "kselftest intel_pstate/hwp_request builds" "$(tail -n 3 "$out/selftest.log" | tr '\n' '|')"
 fi
 
-if ! hwp_initrd "$out/initrd.cpio.gz" "$REPO/tests/hwp-machine/guest.sh" "${extra[@]}"; then
-	ktap_fail_rest "$HWP_WHY"
-	exit 0
-fi
+hwp_initrd "$out/initrd.cpio.gz" "$REPO/tests/hwp-machine/guest.sh" "${extra[@]}" || ktap_stop "$HWP_WHY"
 
-if ! hwp_guest_run "guest run" 56-hwp-driver "$out/console.txt" \
+hwp_guest_run "guest run" 56-hwp-driver "$out/console.txt" \
 	--hwp-opts hwp-highest=30:24 --kernel "$img" --initrd "$out/initrd.cpio.gz" \
-	--append "intel_pstate=passive cpufreq.default_governor=schedutil"; then
-	ktap_fail_rest "the guest did not finish"
-	exit 0
-fi
+	--append "intel_pstate=passive cpufreq.default_governor=schedutil" || ktap_stop "the guest did not finish"
 ktap_sub "checks" python3 "$REPO/tests/hwp-machine/check.py" driver "$out/console.txt" "$HWP_REC"
 # tools/hwp-trace.py on the trace the guest printed: a row for CPU 1, a plot
 name="tools/hwp-trace.py tabulates and plots the guest's adjust_perf trace"
@@ -68,11 +57,8 @@ paths_boot() { # NAME HWP-OPTS APPEND: the console, without CRs, in $out/paths-N
 pval() { sed -n "s/^$2=//p" "$out/paths-$1.txt" | head -n 1; }
 # what the guest itself reported as wrong, and kernel warnings
 perr() { grep -E '^(GUEST-ERROR=|DMESG: )' "$out/paths-$1.txt" | head -n 3 | tr '\n' ';'; }
-if [ ! -x "$out/hwp_request" ] ||
-	! hwp_initrd "$out/initrd-paths.cpio.gz" "$REPO/tests/hwp-machine/selftest-paths.sh" "${extra[@]}"; then
-	ktap_fail_rest "no kselftest or no initramfs for its paths ($out/initrd-paths.log)"
-	exit 0
-fi
+{ [ -x "$out/hwp_request" ] && hwp_initrd "$out/initrd-paths.cpio.gz" "$REPO/tests/hwp-machine/selftest-paths.sh" "${extra[@]}"; } ||
+	ktap_stop "no kselftest or no initramfs for its paths ($out/initrd-paths.log)"
 if paths_boot active hwp-highest=30:24 "intel_pstate=adjust_perf_floor"; then
 	seen="adjust_perf_mode at boot $(pval active BEFORE-adjust_perf_mode); rc $(pval active KSELFTEST-RC), switched $(pval active KSELFTEST-SWITCHED), restored $(pval active RESTORED); killed by SIGTERM in passive mode: rc $(pval active TERM-RC), restored $(pval active TERM-RESTORED); DESIRED $(pval active DESIRED0)/$(pval active DESIRED1); $(perr active)"
 	# on SIGTERM the test restores, says so and fails; booted in floor, it restores floor

@@ -1,8 +1,7 @@
 #!/bin/bash
-# Suite 57: tools/hwp-ab.py's A/B pipeline on the emulated HWP machine, the
-# base (suite 21's base step) against the series in both adjust_perf_modes
-# (hints and floor, one boot), energy SIMULATED;
-# AB_DURATION (s, 4), AB_REPEAT (1). harness.md "Test suites", hwp-machine.md.
+# Suite 57: tools/hwp-ab.py's A/B pipeline on the emulated HWP machine, the base against
+# the series in both adjust_perf_modes (one boot), energy SIMULATED; AB_DURATION (s, 4),
+# AB_REPEAT (1). harness.md, hwp-machine.md.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 export REPO BUILD KSRC
@@ -16,24 +15,19 @@ ARGS="intel_pstate=passive cpufreq.default_governor=schedutil"
 . "$REPO/tools/lib/ktap.sh"
 . "$REPO/tools/lib/hwp-machine.sh"
 ktap_plan 6
-# stop WHY: fail every result not yet reported, and end
-stop() { ktap_fail_rest "$1"; exit 0; }
 
 # the machine, the series (the x86 test kernel) and hwpload
-hwp_prepare "$dir" || { ktap_fail "kernels and machine build" "$HWP_WHY"; stop "$HWP_WHY"; }
+hwp_prepare "$dir" || { ktap_fail "kernels and machine build" "$HWP_WHY"; ktap_stop "$HWP_WHY"; }
 series_img=$HWP_IMG
 # the base kernel: suite 21's copy of the walk's base step, else built here the same way
 base_img=$BUILD/out/walk-base/bzImage
 want=$(base_key)
 if [ ! -f "$base_img" ] || [ "$(cat "$BUILD/out/walk-base/key" 2>/dev/null)" != "$want" ]; then
-	if ! series_wt || ! walk_at "$base"; then
-		ktap_fail "kernels and machine build" "$SERIES_WT_WHY"
-		stop "no base kernel"
-	fi
+	{ series_wt && walk_at "$base"; } || { ktap_fail "kernels and machine build" "$SERIES_WT_WHY"; ktap_stop "no base kernel"; }
 	if ! img=$(VMLINUX_ONLY=0 "$REPO/tools/kernel.sh" build walk 2>"$dir/base-kernel.err"); then
 		sed 's/^/  /' "$dir/base-kernel.err" | tail -n 20
 		ktap_fail "kernels and machine build" "the base kernel did not build"
-		stop "no base kernel"
+		ktap_stop "no base kernel"
 	fi
 	mkdir -p "$BUILD/out/walk-base"
 	cp "$img" "$base_img"
@@ -45,9 +39,8 @@ ktap_ok "kernels and machine build" "$series_img; base $base_img (the walk's bas
 # guest programs: the tool's helpers (static), beside hwpload (hwp_initrd)
 extra=()
 for h in periodic spawn pingpong; do
-	if ! gcc -static -O2 -Wall -pthread -o "$dir/$h" "$REPO/tools/hwp-ab/$h.c" >"$dir/$h.log" 2>&1; then
-		stop "guest tools: $h does not build: $(tail -n 3 "$dir/$h.log" | tr '\n' '|')"
-	fi
+	gcc -static -O2 -Wall -pthread -o "$dir/$h" "$REPO/tools/hwp-ab/$h.c" >"$dir/$h.log" 2>&1 ||
+		ktap_stop "guest tools: $h does not build: $(tail -n 3 "$dir/$h.log" | tr '\n' '|')"
 	extra+=("$dir/$h:/bin/$h")
 done
 
@@ -59,24 +52,21 @@ boot() {
 # 1. the guest's work calibration, on the series kernel
 : >"$dir/empty-plan"
 hwp_initrd "$dir/initrd-cal.cpio.gz" "$REPO/tests/hwp-machine/ab-guest.sh" \
-	"${extra[@]}" "$dir/empty-plan:/ab-plan" || stop "$HWP_WHY"
+	"${extra[@]}" "$dir/empty-plan:/ab-plan" || ktap_stop "$HWP_WHY"
 boot calibrate "$series_img" "$dir/initrd-cal.cpio.gz" "ab.calibrate=1" ||
-	{ ktap_fail calibration "$HWP_WHY"; stop "no calibration"; }
+	{ ktap_fail calibration "$HWP_WHY"; ktap_stop "no calibration"; }
 ips=$(sed -n 's/^AB-IPS=\([0-9][0-9]*\)$/\1/p' "$dir/calibrate.txt" | head -n1)
-if [ -z "$ips" ] || [ "$ips" -le 0 ]; then
-	ktap_fail calibration "no AB-IPS=N on the guest's console"
-	stop "no calibration"
-fi
+{ [ -n "$ips" ] && [ "$ips" -gt 0 ]; } || { ktap_fail calibration "no AB-IPS=N on the guest's console"; ktap_stop "no calibration"; }
 ktap_ok calibration "periodic -c 2 in the guest: $ips iterations/s"
 
 # 2. the plan, and a run on each kernel
 if ! "$ab" plan --ips "$ips" --repeat "${AB_REPEAT:-1}" --duration "${AB_DURATION:-4}" \
 	--processes 200 --roundtrips 20000 >"$dir/plan" 2>"$dir/plan.err" || [ ! -s "$dir/plan" ]; then
-	stop "hwp-ab.py plan failed: $(tr '\n' ' ' <"$dir/plan.err")"
+	ktap_stop "hwp-ab.py plan failed: $(tr '\n' ' ' <"$dir/plan.err")"
 fi
 nplan=$(grep -c . "$dir/plan")
 hwp_initrd "$dir/initrd-run.cpio.gz" "$REPO/tests/hwp-machine/ab-guest.sh" \
-	"${extra[@]}" "$dir/plan:/ab-plan" || stop "$HWP_WHY"
+	"${extra[@]}" "$dir/plan:/ab-plan" || ktap_stop "$HWP_WHY"
 res=$dir/results
 rm -rf "$res"
 ok=1
@@ -105,7 +95,7 @@ for k in base series; do
 	esac
 done
 # (the base run's result and the series run's are reported either way)
-[ $ok = 1 ] || stop "a run failed"
+[ $ok = 1 ] || ktap_stop "a run failed"
 
 # 3. what each kernel asked the machine for, during the workloads
 ktap_sub requests python3 "$REPO/tests/hwp-machine/check.py" ab "$logs/57-base.record" "$logs/57-series.record"

@@ -12,8 +12,6 @@ mkdir -p "$BUILD"
 . "$REPO/tools/lib/ktap.sh"
 . "$REPO/tools/lib/hwp-machine.sh"
 ktap_plan 11
-# stop WHY: fail every result not yet reported, and end
-stop() { ktap_fail_rest "$1"; exit 1; }
 
 # 1. the KUnit suites in the debug kernel (debug-x86 of configs/kernels), stock QEMU
 t0=$(date +%s)
@@ -21,15 +19,13 @@ if ! kimage=$("$REPO/tools/kernel.sh" build debug-x86 2>"$BUILD/58-build.err") |
 	! ko=$("$REPO/tools/build-test-module.sh" "$BUILD/out/debug-x86" x86_64 2>>"$BUILD/58-build.err"); then
 	sed 's/^/  /' "$BUILD/58-build.err"
 	ktap_fail build "the debug kernel with the KUnit suites did not build"
-	stop "the debug kernel did not build"
+	ktap_stop "the debug kernel did not build" 1
 fi
 ktap_ok build
 echo "# debug kernel (KUnit): build step $(($(date +%s) - t0))s; $(grep -h 'built .* in' "$BUILD/58-build.err" | sed 's/^build-kernel: //')"
 kout=$BUILD/out/debug-x86
-if ! grep -qx 'CONFIG_MODULES=y' "$kout/.config" || [ ! -f "$ko" ]; then
-	ktap_fail config "debug kernel lacks CONFIG_MODULES=y or the test module ($ko)"
-	stop "no test module"
-fi
+{ grep -qx 'CONFIG_MODULES=y' "$kout/.config" && [ -f "$ko" ]; } ||
+	{ ktap_fail config "debug kernel lacks CONFIG_MODULES=y or the test module ($ko)"; ktap_stop "no test module" 1; }
 ktap_ok config
 t0=$(date +%s)
 ktap_sub debug env KUNIT_BOOT_TIMEOUT="${ROBUST_KUNIT_TIMEOUT:-1200}" "$REPO/tools/kunit-boot.sh" \
@@ -44,7 +40,7 @@ t0=$(date +%s)
 if ! qemu=$("$REPO/tools/build-qemu.sh" 2>"$BUILD/58-qemu-build.err"); then
 	sed 's/^/  /' "$BUILD/58-qemu-build.err" | tail -n 20
 	ktap_fail machine "the emulated HWP machine did not build (tools/build-qemu.sh)"
-	stop "the emulated HWP machine did not build"
+	ktap_stop "the emulated HWP machine did not build" 1
 fi
 ktap_ok machine "$qemu"
 out=$BUILD/out/debug-hwp
@@ -55,10 +51,7 @@ extra=("$REPO/tests/robustness/sudo:/usr/bin/sudo")
 extra+=("$ko:/kunit-modules/cpufreq-perf-test.ko")
 extra+=("$kout/kunit-modules/intel_pstate_perf_test.ko:/kunit-modules/intel_pstate_perf_test.ko")
 # hwpload (the scenario markers) and guest-lib.sh (waits on HWP_REQUEST): hwp_initrd adds them
-if ! hwp_hwpload "$out"; then
-	ktap_fail initramfs "$HWP_WHY"
-	stop "no initramfs"
-fi
+hwp_hwpload "$out" || { ktap_fail initramfs "$HWP_WHY"; ktap_stop "no initramfs" 1; }
 # unless SPTEST_FULL=1, sptest2-4's loop counts shrink in a copy (robustness.md);
 # each loop must be found as often as upstream has it
 stdir=$out/selftests-cpufreq
@@ -71,7 +64,7 @@ if [ "${SPTEST_FULL:-0}" != 1 ]; then
 	n4=$(grep -c 'for [ij] in `seq 1 5000`' "$sp")
 	if [ "$n2" != 1 ] || [ "$n3" != 1 ] || [ "$n4" != 2 ]; then
 		ktap_fail initramfs "special-tests.sh does not have the loops this script scales (found $n2, $n3 and $n4)"
-		stop "no initramfs"
+		ktap_stop "no initramfs" 1
 	fi
 	sed -i -e 's/for i in `seq 0 100`/for i in `seq 1 25`/' \
 		-e 's/for I in `seq 1000`/for I in `seq 25`/' \
@@ -88,10 +81,7 @@ if [ -x /bin/bash ]; then
 	done
 fi
 initrd=$out/robustness-initrd.cpio.gz
-if ! hwp_initrd "$initrd" "$REPO/tests/robustness/guest.sh" "${extra[@]}"; then
-	ktap_fail initramfs "$HWP_WHY"
-	stop "no initramfs"
-fi
+hwp_initrd "$initrd" "$REPO/tests/robustness/guest.sh" "${extra[@]}" || { ktap_fail initramfs "$HWP_WHY"; ktap_stop "no initramfs" 1; }
 ktap_ok initramfs
 
 log=$out/robustness-console.log

@@ -28,10 +28,7 @@ elif [ ! -f "$frag" ]; then
 elif ! deb=$("$REPO/tools/fetch-base.sh" config 2>"$work/fetch.log"); then
 	why="could not fetch Debian's linux-config-5.10: $(tail -2 "$work/fetch.log" | tr '\n' '|')"
 fi
-if [ -n "$why" ]; then
-	ktap_fail_rest "$why"
-	exit 1
-fi
+[ -z "$why" ] || ktap_stop "$why" 1
 
 # 1. The product's fragment on Debian's config.
 if "$REPO/tools/debconfig.sh" "$KSRC" "$work/debian" "$deb" "$frag" \
@@ -56,11 +53,7 @@ if [ -f "$base" ]; then
 		>"$work/boot.log" 2>&1; then
 		left=$(grep -E '^CONFIG_(SYSTEM_TRUSTED_KEYS|SYSTEM_REVOCATION_KEYS|MODULE_SIG_KEY)=' \
 			"$work/boot/.config" | grep debian/ | tr '\n' ' ')
-		if [ -z "$left" ]; then
-			ktap_ok "${names[1]}"
-		else
-			ktap_fail "${names[1]}" "still set: $left"
-		fi
+		ktap_check "${names[1]}" "still set: $left" [ -z "$left" ]
 	else
 		ktap_fail "${names[1]}" "$(grep -E 'debconfig: ' "$work/boot.log" | tr '\n' '|')"
 	fi

@@ -13,10 +13,8 @@ mkdir -p "$OUT"
 
 ktap_plan 9
 
-if [ ! -f "$KSRC/drivers/cpufreq/intel_pstate_perf.h" ]; then
-	ktap_fail_rest "no series tree at KSRC=$KSRC (intel_pstate_perf.h missing)"
-	exit 1
-fi
+[ -f "$KSRC/drivers/cpufreq/intel_pstate_perf.h" ] ||
+	ktap_stop "no series tree at KSRC=$KSRC (intel_pstate_perf.h missing)" 1
 
 hm() { make -s -C "$H" KSRC="$KSRC" BUILD="$BUILD" OUT="$OUT" "$@"; }
 

@@ -1,10 +1,6 @@
 #!/bin/bash
 # Debian packages of the series with bindeb-pkg, for `make deb` (hardware-guide.md,
-# route A): checkout $DEB_DIR/src, objects $DEB_DIR/obj (rerun at will), log build.log.
-# Environment (mk/deb.mk): REPO BUILD KSRC; KCONFIG (base config; empty:
-#   Debian's, tools/fetch-base.sh config); DEB_FRAGMENT (Kconfig.fragment);
-#   DEB_DIR ($BUILD/deb); DEB_JOBS (nproc); DEB_LOCALVERSION (-hwp: uname -r
-#   5.10.262-hwp); DEB_DEBUG_INFO (0: off, tools/debconfig.sh); DEB_BRANCH (series).
+# route A). Directories and environment: harness.md, "Tool reference".
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

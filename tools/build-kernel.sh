@@ -1,13 +1,7 @@
 #!/bin/bash
-# Build a kernel of $KSRC out of tree with ccache (called by tools/kernel.sh only).
+# Build a kernel of $KSRC out of tree with ccache (called by tools/kernel.sh only);
+# prints the image path. Environment and options: harness.md, "Tool reference".
 #   tools/build-kernel.sh NAME ARCH FRAGMENT...
-# NAME: objects in $BUILD/out/NAME (config.log, build.log); ARCH x86_64 or
-# arm64 (aarch64-linux-gnu-); FRAGMENTs merged in order onto tinyconfig, then
-# olddefconfig; every option they ask for must end up so (the last wins).
-# Prints the image path.
-# Environment: REPO BUILD KSRC JOBS; TOOLCHAIN gcc (default) or llvm (clang,
-#   LLVM=1 LLVM_IAS=1, overriding what a calling make exports);
-#   VMLINUX_ONLY=1; KMAKE_TARGETS KMAKE_ARGS (below).
 set -euo pipefail
 
 # shellcheck source=tools/lib/env.sh

@@ -1,10 +1,7 @@
 #!/bin/bash
-# Build the emulated HWP machine (Documentation/project/hwp-machine.md):
-# Debian 12's qemu source with tools/qemu-hwp/*.patch, x86_64 TCG only, once
-# (reused while its stamp is current). Logs: $BUILD/logs/qemu-*.log.
-#   tools/build-qemu.sh [build]   prints $BUILD/qemu-hwp/bin/qemu-system-x86_64
-# Environment: REPO BUILD; JOBS (nproc); MIRROR SECURITY_MIRROR (default: the system's
-#   apt sources); QEMU_VERSION (1:7.2+dfsg-7+deb12u18; its files pinned in qemu.sha256).
+# Build the emulated HWP machine once (reused while its stamp is current); prints
+# the binary. Environment: harness.md, "Tool reference".
+#   tools/build-qemu.sh [build]
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,11 +1,7 @@
 #!/bin/bash
-# Build the harness-only test module (tools/testing/cpufreq-perf-test) against
-# a finished kernel build; it and the kernel's own modules go to
-# OUT/kunit-modules/ (what tools/kunit-boot.sh loads). Prints the .ko path.
+# Build the harness-only test module (tools/testing/cpufreq-perf-test) against the
+# finished kernel build OUT; prints the .ko path. harness.md, "Tool reference".
 #   tools/build-test-module.sh OUT ARCH
-# OUT the kernel's build directory ($BUILD/out/NAME, CONFIG_MODULES=y); ARCH
-# x86_64 or arm64. Log: OUT/cpufreq-perf-test-module/build.log.
-# Environment: REPO BUILD JOBS TOOLCHAIN (as tools/build-kernel.sh).
 set -euo pipefail
 # shellcheck source=tools/lib/env.sh
 . "$(dirname "$0")/lib/env.sh"

@@ -1,10 +1,6 @@
 #!/bin/bash
-# Run every tests/[0-9][0-9]-*.sh in order and count their KTAP (tools/ktap.py;
-# rules: harness.md, "Test suites"); tests/NN-emulator-*.sh counted apart.
-# Last line "N passed, N failed[, N skipped]"; non-zero exit on a failure.
-#   tools/check.sh
-# Environment: REPO BUILD KSRC CHECK_RUN_ID CHECK_START; TESTS='01 40' (the
-#   suites whose names start so); SUITE_TIMEOUT (2400 s per suite).
+# Run every tests/[0-9][0-9]-*.sh in order and count their KTAP (tools/ktap.py);
+# last line "N passed, N failed[, N skipped]". harness.md, "Tool reference".
 set -uo pipefail
 
 export REPO=${REPO:-$(cd "$(dirname "$0")/.." && pwd)}

@@ -1,9 +1,6 @@
 #!/bin/bash
-# The test kernels' tree, NOT the series alone: the kernel tree's HEAD (and
-# its uncommitted changes) with tools/testing/cpufreq-perf-test/harness-exports.patch
-# committed on top (fixed identity and date), in a detached worktree. Prints its path.
-#   tools/harness-tree.sh
-# Environment: REPO BUILD KSRC. The tree: $BUILD/linux-harness.
+# The test kernels' tree, NOT the series alone: the kernel tree's HEAD plus
+# harness-exports.patch in $BUILD/linux-harness; prints its path. harness.md, "Tool reference".
 set -euo pipefail
 # shellcheck source=tools/lib/env.sh
 . "$(dirname "$0")/lib/env.sh"

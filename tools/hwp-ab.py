@@ -412,42 +412,28 @@ def compare(files, base, csv_out):
 
 
 def main(argv):
-    p = argparse.ArgumentParser(
-        prog="hwp-ab.py", description=__doc__.split("\n")[0],
-        epilog="See Documentation/project/hardware-guide.md.",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(prog="hwp-ab.py", description=__doc__.split("\n")[0],
+                                epilog="See Documentation/project/hardware-guide.md.")
     sub = p.add_subparsers(dest="cmd", required=True)
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("-r", "--results", default="hwp-ab-results",
-                        help="results directory (default: ./hwp-ab-results)")
+    common.add_argument("-r", "--results", default="hwp-ab-results", help="results directory (default: ./hwp-ab-results)")
     runopts = argparse.ArgumentParser(add_help=False)
-    runopts.add_argument("-l", "--label", default="",
-                         help="label for this run, e.g. stock or series")
-    runopts.add_argument("--repeat", type=int, default=3,
-                         help="repetitions of every workload (default 3)")
-    runopts.add_argument("--duration", type=float, default=30.0,
-                         help="seconds of each periodic load (default 30)")
-    runopts.add_argument("--duty", type=float, default=0.25,
-                         help="periodic work per period, as a fraction of the "
-                              "period at full speed (default 0.25)")
-    runopts.add_argument("--processes", type=int, default=3000,
-                         help="processes of the serial load (default 3000)")
-    runopts.add_argument("--roundtrips", type=int, default=300000,
-                         help="round trips of the pingpong load (default 300000)")
-    runopts.add_argument("--only", default="",
-                         help="comma-separated workloads (default: all of %s)"
-                              % ",".join(WORKLOADS))
-    runopts.add_argument("--settle", type=float, default=2.0,
-                         help="idle seconds before each workload (default 2)")
-    runopts.add_argument("--dry-run", action="store_true",
-                         help="tiny workloads, no energy")
+    for flag, typ, default, what in (
+            ("--repeat", int, 3, "repetitions of every workload"),
+            ("--duration", float, 30.0, "seconds of each periodic load"),
+            ("--duty", float, 0.25, "periodic work per period, as a fraction of the period at full speed"),
+            ("--processes", int, 3000, "processes of the serial load"),
+            ("--roundtrips", int, 300000, "round trips of the pingpong load"),
+            ("--settle", float, 2.0, "idle seconds before each workload")):
+        runopts.add_argument(flag, type=typ, default=default, help="%s (default %g)" % (what, default))
+    runopts.add_argument("-l", "--label", default="", help="label for this run, e.g. stock or series")
+    runopts.add_argument("--only", default="", help="comma-separated workloads (default: all of %s)" % ",".join(WORKLOADS))
+    runopts.add_argument("--dry-run", action="store_true", help="tiny workloads, no energy")
     pr = sub.add_parser("run", parents=[common, runopts], help="one run")
-    pr.add_argument("--modes", default="",
-                    help="hints,floor: A/B of intel_pstate's adjust_perf_mode on this kernel, "
-                         "one run file each (the mode is restored at the end)")
+    pr.add_argument("--modes", default="", help="hints,floor: A/B of intel_pstate's adjust_perf_mode on this kernel, "
+                    "one run file each (the mode is restored at the end)")
     pp = sub.add_parser("plan", parents=[runopts], help="commands of a run, for a machine without Python")
-    pp.add_argument("--ips", type=float, required=True,
-                    help="that machine's calibration: 'periodic -c' iterations per second")
+    pp.add_argument("--ips", type=float, required=True, help="that machine's calibration: 'periodic -c' iterations per second")
     pi = sub.add_parser("import", parents=[common], help="a run file from a machine's console")
     pi.add_argument("-l", "--label", required=True, help="label for this run, e.g. base or series")
     pi.add_argument("console", help="console log with AB-RUN and AB-ROW lines")

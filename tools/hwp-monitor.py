@@ -3,12 +3,8 @@
 
     tools/hwp-monitor.py CONSOLE_LOG SOCKET TRANSCRIPT
 
-Started by tools/qemu-run.sh --monitor-relay; QEMU's QMP monitor listens on
-SOCKET. Each "HWP-MONITOR: <QMP JSON>" line of the guest's console is sent
-once, in order ("@cpuN": the QOM path of vCPU N); "HWP-MONITOR-REFUSE:" sends
-one QEMU must refuse (hwp-machine.md, "Platform events"). TRANSCRIPT gets each
-command and answer. Ends when QEMU closes the monitor or at the end marker.
-Exit 1 if a command could not be sent, was refused, or was wrongly accepted.
+Started by tools/qemu-run.sh --monitor-relay. harness.md, "Tool reference";
+hwp-machine.md, "Platform events".
 """
 import json
 import os

@@ -1,11 +1,8 @@
 #!/bin/bash
-# Boot KERNEL (a bzImage with the msr driver) on the emulated HWP machine, run suite
-# 56's guest in its short mode and print hwp_record.py's summary (simulated).
-#   tools/hwp-steer.sh NAME KERNEL      logs: $BUILD/logs/NAME-boot.log, NAME.record
-# Exit 0 when the guest ran on intel_cpufreq and every request in effect through
-# CPU 1's load carried a DESIRED, one above MIN (->adjust_perf; the frequency path
-# writes DESIRED = MIN); 1 when not; 2 on usage or a missing input.
-# Environment: REPO BUILD; BOOT_ARGS (intel_pstate=passive cpufreq.default_governor=schedutil).
+# Boot KERNEL on the emulated HWP machine, run suite 56's guest in its short mode and
+# print hwp_record.py's summary; exit 0 when every request in CPU 1's load carried a
+# DESIRED above MIN (->adjust_perf). harness.md, "Tool reference".
+#   tools/hwp-steer.sh NAME KERNEL
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}

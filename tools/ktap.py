@@ -1,30 +1,10 @@
 #!/usr/bin/env python3
-"""KTAP for the harness: the writer the Python checkers use, and the counter
-of tools/check.sh.
-
-Writer (import ktap):
-    t = ktap.Ktap(plan)        prints "TAP version 13" and "1..plan"
-    t.ok(name, note="")        ok K name         (note: "# name: note" first)
-    t.not_ok(name, why)        # name: why / not ok K name
-    t.skip(name, why)          ok K name # SKIP why
-    t.check(name, cond, note)  ok or not ok
-    t.run(name, fn)            fn() returns (cond, note); an exception is a
-                               not ok with its text, and the next check runs
-The plan is written before any check runs: a check that never reports counts
-as a failure in the counter. Checks() registers named checks for that plan.
-
-Counter:
+"""KTAP for the harness: the writer the Python checkers use (Ktap, Checks), and
+the counter of tools/check.sh:
     ktap.py count SUITE FILE [EXIT_STATUS]
-reads a suite's output (log lines and one KTAP document, results possibly
-with nested documents indented by four spaces) and prints
-    FAIL <suite>: <name>: <why>     one per failure
-    SKIP <suite>: <name>: <why>     one per skip
-    CACHED <suite>: <name>: <note>  one per "ok ... # cached" (not a pass)
-    COUNT <passed> <failed> <skipped> <cached>
-Why not the kernel's parser: 5.10's tools/testing/kunit/kunit.py parse
-reads KUnit's own shape (suites with "# Subtest:" lines) and finds no test
-in a flat document with a plan.
-What counts as a failure: Documentation/project/harness.md, "Test suites".
+prints FAIL, SKIP and CACHED <suite>: <name>: <why> lines, then
+COUNT <passed> <failed> <skipped> <cached>. harness.md, "Tool reference"; what
+counts as a failure: "Test suites".
 """
 import re
 import sys

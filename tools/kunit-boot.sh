@@ -1,15 +1,7 @@
 #!/bin/bash
-# Boot a KUnit kernel once under QEMU TCG; report the named suites' cases
-# (the tree's kunit.py parses them) as one KTAP document, for ktap_sub.
+# Boot a KUnit kernel once under QEMU TCG; report the named suites' cases as one
+# KTAP document, for ktap_sub. harness.md, "Tool reference".
 #   tools/kunit-boot.sh ARCH IMAGE SUITE...
-# ARCH x86_64 or arm64. IMAGE a kernel of configs/kernels: its built-in suites
-# run at boot, those of OUT/kunit-modules/*.ko (OUT: IMAGE's build directory)
-# when /init (tools/kunit-init.sh) loads them. SUITE: the caller's suites.
-# Plan 3 + SUITEs: boot, cpus-online (2), console (no crash or warning), then
-# per SUITE its cases nested (it fails when missing or with no case). The
-# console is cached next to IMAGE per CHECK_RUN_ID: callers share one boot.
-# Exit 0 if nothing failed, 1 otherwise, 2 on usage.
-# Environment: REPO BUILD KSRC CHECK_RUN_ID; KUNIT_BOOT_TIMEOUT (900 s).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

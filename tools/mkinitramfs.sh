@@ -1,12 +1,7 @@
 #!/bin/bash
-# A gzip'd initramfs around Debian's busybox-static, written without root by
-# the kernel's usr/gen_init_cpio (compiled once into $BUILD/tools).
+# A gzip'd initramfs around Debian's busybox-static whose /init runs SCRIPT, then
+# prints QEMU-TEST-RC=<status> and QEMU-TEST-END. harness.md, "Tool reference".
 #   tools/mkinitramfs.sh OUT.cpio.gz SCRIPT [FILE:DEST ...]
-# /init mounts proc, sysfs, devtmpfs, debugfs, runs SCRIPT as /test.sh, prints
-# QEMU-TEST-RC=<status> and QEMU-TEST-END (qemu-run.sh waits for it), powers off.
-# Each FILE is copied to DEST with its mode; /lib/splats.ere is tools/lib/splats.ere.
-# Environment: KSRC BUILD; BUSYBOX (default /bin/busybox; static, of the
-#   guest's arch: for arm64 BUSYBOX=$(tools/fetch-base.sh busybox-arm64)).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,12 +1,7 @@
 #!/bin/bash
 # Boot a kernel + initramfs under QEMU TCG (never KVM: guests hang with it here)
-# until mkinitramfs.sh's end marker. Usage: usage(); defaults --timeout 300 --smp 2
-# --mem 512M --log $BUILD/logs/qemu-<time>.log. --hwp: the emulated HWP machine
-# (build-qemu.sh), -cpu Skylake-Client,hwp=on; --hwp-log FILE: its record;
-# --hwp-opts: CPU properties; --monitor-relay: tools/hwp-monitor.py (transcript
-# LOG.monitor). The guest's status: QEMU-TEST-RC=N in the log. Exit 0 at the
-# marker without a panic; 1 on panic, timeout or no marker; 2 on usage.
-# Environment: REPO BUILD.
+# until mkinitramfs.sh's end marker; options: usage(). Exit 0 at the marker without
+# a panic; 1 on panic, timeout or no marker; 2 on usage. harness.md, "Tool reference".
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,10 +1,7 @@
 #!/bin/bash
-# Does each fix at the front apply to the base alone with what the cover letter says
-# it needs ("Patch 4 needs patch 3", transitively)? Does the series apply with plain
-# git am without each deviation ([5.10-only], [RFC])? One KTAP result each (suite 01).
+# Suite 01's results for the fixes at the front alone (with the patches the cover letter
+# says they need) and the series without each deviation. harness.md, "Tool reference".
 #   BASE_VERSION=5.10.262-1 tools/series-alone.sh
-# Environment: REPO KSRC PATCHES BASE_VERSION BASE_TAG; TMPDIR (the detached
-#   worktree, removed on exit).
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -29,11 +26,8 @@ for p in "$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch; do
 done
 ktap_plan $((${#numbers[@]} + 1 + ${#deviations[@]}))
 
-if [ ! -d "$KSRC/.git" ] ||
-	! git -C "$KSRC" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null; then
-	ktap_fail_rest "no kernel tree with tag $BASE_TAG in $KSRC"
-	exit 1
-fi
+{ [ -d "$KSRC/.git" ] && git -C "$KSRC" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null; } ||
+	ktap_stop "no kernel tree with tag $BASE_TAG in $KSRC" 1
 
 # the file of patch N, or nothing
 patch_file() {
@@ -64,10 +58,7 @@ cleanup() {
 	git -C "$KSRC" worktree prune >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
-if ! git -C "$KSRC" worktree add -q --detach "$wt" "$BASE_TAG" >"$log" 2>&1; then
-	ktap_fail_rest "cannot add a worktree of $KSRC at $BASE_TAG: $(head -n 1 "$log")"
-	exit 1
-fi
+git -C "$KSRC" worktree add -q --detach "$wt" "$BASE_TAG" >"$log" 2>&1 || ktap_stop "cannot add a worktree of $KSRC at $BASE_TAG: $(head -n 1 "$log")" 1
 
 w() { git -C "$wt" "$@"; }
 am() { w am -q -3 --keep-non-patch "$1" >"$log" 2>&1; }

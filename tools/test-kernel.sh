@@ -1,9 +1,6 @@
 #!/bin/bash
-# The x86_64 test kernel (x86_64-test of configs/kernels; x86_64-test-llvm
-# with TOOLCHAIN=llvm) and its test module, built once per CHECK_RUN_ID;
-# its first cold build records T_ref. Prints the bzImage path.
-#   tools/test-kernel.sh
-# Environment: REPO BUILD CHECK_RUN_ID JOBS TOOLCHAIN.
+# The x86_64 test kernel and its test module, built once per CHECK_RUN_ID; prints
+# the bzImage path. harness.md, "Tool reference".
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 REPO=${REPO:-$(dirname "$here")}

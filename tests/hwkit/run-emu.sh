@@ -1,18 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Runs the HWP selftest BIN (hwp_request built with -I tests/hwkit, see
-# cpuid.h) on an emulated HWP machine (hwp-emu.py), as root in a private
-# mount namespace with fake files over /sys/devices/system/cpu, /dev/cpu
-# and /proc/cpuinfo (aperfmperf and constant_tsc: invariance, fast switch).
-#
+# Runs the HWP selftest BIN on an emulated HWP machine (hwp-emu.py) in a private
+# mount namespace with fake sysfs, msr and cpuinfo files (suite 60).
 #   run-emu.sh BIN MODE [term-max|term-gov]
-#
-# term-max (term-gov): SIGTERM once the selftest lowered cpu0's scaling_max_freq
-# (switched its governor). MODE dec, dec-bad: MSR_IA32_POWER_CTL bit 27 (DEC).
-# The fake CPUs (one package each, so that a sample takes every one) start with
-# HWKIT_GOV (schedutil) and intel_pstate/status HWKIT_STATUS (passive; active:
-# the emulator writes no DESIRED). Prints the selftest's output, "rc=N",
-# "status: <status>" and per CPU "cpuN: <governor> <scaling_max_freq>".
+# MODEs, environment and output: harness.md, "Tool reference".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$1 mode=$2 term=${3:-}

@@ -1,15 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * hwpload: loads and probes for the emulated HWP machine's guests (static, busybox initramfs)
- *   hwpload spin CPU SECS                  pure spin pinned to CPU
- *   hwpload duty CPU WORK_US SLEEP_US SECS spin WORK_US, sleep SLEEP_US, repeat
- *   hwpload mark N                         marker N in the host record: a read of MSR
- *                                          0x4f4d0000 + N, unimplemented (#GP, ev=gp)
- *   hwpload rdmsr CPU MSR                  print an MSR (hex) via /dev/cpu/N/msr
- *   hwpload counters CPU                   TSC, MPERF, APERF of CPU (decimal), back to back
- *   hwpload wrmsr CPU MSR VALUE            write an MSR (the guests act as the platform)
- *   hwpload uclamp MIN MAX COMMAND...      COMMAND (one of the above) with uclamp MIN..MAX
- * Exit status: 0 on success, 1 on a failed system call, 2 on bad usage.
+ * hwpload: loads and probes for the emulated HWP machine's guests (static, busybox
+ * initramfs); its commands: usage() and harness.md, "Tool reference".
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,16 +1,7 @@
 # shellcheck shell=bash disable=SC2034 # HWP_* are the callers'
-# What the suites that boot the emulated HWP machine need (sourced). On a
-# failure each function sets HWP_WHY and returns non-zero.
-#   hwp_prepare DIR   the patched QEMU (build-qemu.sh), the kernel (test-kernel.sh)
-#                     and hwpload into DIR; sets HWP_QEMU and HWP_IMG
-#   hwp_initrd OUT SCRIPT [FILE:DEST...]   mkinitramfs.sh OUT, with hwpload and
-#                     guest-lib.sh; log OUT minus .cpio.gz plus .log
-#   hwp_boot NAME TXT OPTIONS...   qemu-run.sh --hwp, record HWP_REC and console
-#                     HWP_LOG ($BUILD/logs/NAME.record, .console.log), timeout
-#                     HWP_SUITE_TIMEOUT (600); the console without CRs in TXT.
-#                     Status 1: did not finish; 2: GUEST-ERROR= lines
-#   hwp_guest_run RESULT NAME TXT OPTIONS...   hwp_boot as the KTAP result RESULT;
-#                     status 1 when the guest did not finish
+# What the suites that boot the emulated HWP machine need (sourced): hwp_prepare,
+# hwp_initrd, hwp_boot, hwp_guest_run. On a failure each function sets HWP_WHY and
+# returns non-zero. harness.md, "Tool reference".
 
 hwp_prepare() {
 	local dir=$1

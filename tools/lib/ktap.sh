@@ -1,20 +1,8 @@
 # shellcheck shell=bash
-# KTAP output for the harness's shell suites (sourced, not run).
-#
-#   ktap_plan N              "TAP version 13" and the plan "1..N"; first
-#   ktap_ok NAME [NOTE]      ok K NAME (a NOTE goes on "# NAME: NOTE" before it)
-#   ktap_fail NAME WHY       # NAME: WHY, then not ok K NAME
-#   ktap_skip NAME WHY       ok K NAME # SKIP WHY
-#   ktap_cached NAME NOTE    ok K NAME # cached NOTE (a result reused from
-#                            an earlier run with the same inputs)
-#   ktap_check NAME WHY CMD...  ok when CMD succeeds, else not ok with WHY
-#   ktap_sub NAME CMD...     CMD's stdout, a KTAP document of its own, indented
-#                            by four spaces (a nested test); then ok K NAME when
-#                            CMD exited 0 and printed a document, else not ok
-#   ktap_skip_rest WHY, ktap_fail_rest WHY   every result not yet reported
-#
-# Call these in the suite's own shell (numbered as reported), not in a pipeline or $(...);
-# no '#' in names. KTAP_FAILED counts not-ok results. Rules: tools/ktap.py, harness.md.
+# KTAP output for the shell suites (sourced): ktap_plan N first, then ktap_ok,
+# ktap_fail, ktap_skip, ktap_cached, ktap_check, ktap_sub, ktap_skip_rest,
+# ktap_fail_rest, ktap_stop. Call them in the suite's own shell, not in a pipeline
+# or $(...). harness.md, "Tool reference"; the rules: "Test suites".
 
 KTAP_N=0
 KTAP_PLAN=0
@@ -68,3 +56,4 @@ ktap_sub() {
 
 ktap_skip_rest() { while [ "$KTAP_N" -lt "$KTAP_PLAN" ]; do ktap_skip "not reached" "$1"; done; }
 ktap_fail_rest() { while [ "$KTAP_N" -lt "$KTAP_PLAN" ]; do ktap_fail "not reached" "$1"; done; }
+ktap_stop() { ktap_fail_rest "$1"; exit "${2:-0}"; }

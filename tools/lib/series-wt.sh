@@ -1,10 +1,7 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # base branch wt SERIES_WT_WHY: the callers'
-# Sourced by suites 21, 24, 25 and 57: the walk's worktree $BUILD/wt/bisect (25 sets wt
-# to its own), where the walk and variant-* kernels build. Needs REPO BUILD KSRC; sets
-# base branch wt. series_wt makes the branch and worktree exist; walk_at COMMIT checks
-# COMMIT out, refusing local changes (the build would not be the commit's). On failure
-# each returns 1 with the reason in SERIES_WT_WHY.
+# The walk's worktree (sourced by suites 21, 24, 25, 57): series_wt, walk_at COMMIT; on
+# failure each returns 1 with the reason in SERIES_WT_WHY. harness.md, "Tool reference".
 base=base-${BASE_VERSION:?}
 branch=${SERIES_BRANCH:-series}
 wt=$BUILD/wt/bisect

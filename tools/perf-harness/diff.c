@@ -1,16 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The series' ->adjust_perf callback against 7.3's intel_cpufreq_adjust_perf(), both from
- * kernel text behind callback.c's shims, with the same driver state and hints.
- *   diff [--strict] [--examples N]
- *   diff --case LOWEST GUARANTEED HIGHEST REF MIN_RATIO MAX_RATIO TURBO DEC
- *               MIN_PERF TARGET_PERF MAX_PERF CAPACITY
- *        one input, both results and the cause (TURBO 0 on, 1 no_turbo,
- *        2 firmware; the cached request all zero)
- *
- * The domain (run(): exhaustive at small levels; run_parts(): the levels of
- * real parts), the output and the causes: perf-harness.md, "The
- * differential check".
+ * kernel text behind callback.c's shims, with the same driver state and hints. Usage, the
+ * domain (run(), run_parts()), output and causes: perf-harness.md, "The differential check".
  */
 #include <limits.h>
 #include <stdio.h>

@@ -1,14 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-#
-# Extract function and structure definitions, verbatim, from kernel C files
-# and headers (Documentation/project/perf-harness.md, "The extraction").
-#
+# Extract function and structure definitions, verbatim, from kernel C files and
+# headers; FNS's format and the failures: perf-harness.md, "The extraction".
 #   awk -f extract.awk -v spec=FNS -v label=NAME [-v config="CONFIG_A ..."] FILE... > out.c
-#
-# FNS lists each function by its definition's header up to the "{" that
-# opens the body, whitespace collapsed to single blanks and none after "("
-# or before ")", and each structure as "struct NAME". Exit 1 naming the
-# function if one is missing, defined twice, or its header differs from FNS.
 function norm(s) {
 	gsub(/[ \t\n]+/, " ", s)
 	sub(/^ /, "", s)

@@ -1,15 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target over intel_pstate_perf.h (kernel tree), with ASan and UBSan.
- * Input (little endian, zero-padded if short): u64 capacity, min_perf,
- * target_perf, old request; u8 cap, lowest, min_ratio, max_ratio, mode,
- * ref; u64 max_perf (ref and max_perf last: older seeds keep their
- * offsets).  mode bit 0 folds capacity into 0..2048 and the hints into
- * 0..4096 (the scheduler's range), else capacity into the documented
- * precondition 0..ULONG_MAX/256; mode bit 1 passes max_perf as given, else
- * max_perf is the capacity (schedutil without uclamp).
- * The invariants are those of check.c (E1, E2, P1-P7, R1), MAX bounded also
- * by the level max_perf allows, and P8: the request is monotone in max_perf.
+ * libFuzzer target over intel_pstate_perf.h (kernel tree), with ASan and UBSan; the
+ * input's layout and the invariants: perf-harness.md, "The fuzzer".
  */
 #include <limits.h>
 #include <stdint.h>
