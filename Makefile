@@ -21,6 +21,13 @@ M73_DEB         ?=
 # cover letter, and the author every patch is expected to carry.
 SERIES_AUTHOR   ?= Schedutil Perf Hints <perf-hints@example.org>
 SUBJECT_PREFIX  ?= PATCH
+# make mail: the series (5.10 or 7.3), its version and, from v2 on, a file
+# with the changes since the last one; the mails go to OUT. Generic names,
+# so set on the command line only (an environment VERSION is not taken).
+SERIES          := 5.10
+VERSION         := 1
+CHANGES         :=
+OUT              = $(BUILD)/mail-$(SERIES)
 # build directory (absolute), kernel tree, series directory
 BUILD           ?= $(CURDIR)/build
 KSRC            ?= $(BUILD)/linux
@@ -51,7 +58,7 @@ export REPO BUILD KSRC PATCHES BASE_VERSION BASE_SHA256 MIRROR SECURITY_MIRROR \
 .DEFAULT_GOAL := all
 .NOTPARALLEL:
 .PHONY: all deps base source-deb config-deb tree export series-status kernel boot check \
-        clean distclean help base-7.3 tree-7.3 export-7.3
+        clean distclean help base-7.3 tree-7.3 export-7.3 mail
 
 ## all: the main job: deps, base, tree, the x86_64 test kernel, its KUnit boot, the HWP machine (QEMU) booting it under load, summary
 all:
@@ -97,6 +104,10 @@ tree-7.3: base-7.3
 	@$(M73) tools/series.sh tree
 export-7.3:
 	@$(M73) tools/series.sh export
+
+## mail: SERIES (5.10, 7.3) as mails in OUT signed by your git identity, To/Cc from get_maintainer.pl, checkpatch run; prints the git send-email command, sends nothing (VERSION=2 CHANGES=file for v2)
+mail:
+	@VERSION='$(VERSION)' CHANGES='$(CHANGES)' tools/mail.sh '$(SERIES)' '$(OUT)'
 
 ## kernel: build the x86_64 test kernel (x86_64-test in configs/kernels)
 kernel: tree
