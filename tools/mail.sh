@@ -65,7 +65,7 @@ while read -r a; do [ -z "$a" ] || args+=(--cc="$a"); done <<<"$cc"
 cl=$PATCHES/0000-cover-letter.patch
 {
 	printf '%s\n\n' "$(awk '!inbody { inbody = ($0 == ""); next } /^[^ \t].* \([0-9]+\):$/ { exit } 1' "$cl")"
-	echo "Based on Debian's $deb (the base-commit: below is that source, unpacked)."
+	printf "Based on Debian's %s (the base-commit: below\nis that source, unpacked).\n" "$deb"
 	[ "$VERSION" = 1 ] || { printf '\nChanges since v%s:\n\n' $((VERSION - 1)); cat "$CHANGES"; }
 } >"$tmp/blurb"
 mkdir -p "$out"
