@@ -22,13 +22,11 @@ out=${2:-$BUILD/mail-$series} vopt=()
 [ "$VERSION" = 1 ] || { [ -r "${CHANGES:-}" ] || die "VERSION=$VERSION needs CHANGES=<file>: what changed since v$((VERSION - 1))"; vopt=(-v "$VERSION"); }
 [ -d "$KSRC/.git" ] || die "no kernel tree in $KSRC: run 'make $tree'"
 g() { git -C "$KSRC" "$@"; }
-
 # the identity git uses in that tree (the user's configuration, not series.sh's)
 name=$(g config user.name || true) email=$(g config user.email || true)
-if [ -z "$name" ] || [ -z "$email" ] || [[ $SERIES_AUTHOR == "$name <"* || $SERIES_AUTHOR == *"<$email>" ]]; then
+[ -n "$name" ] && [ -n "$email" ] && [[ $SERIES_AUTHOR != "$name <"* && $SERIES_AUTHOR != *"<$email>" ]] ||
 	die "the mails need your identity, not '${name:-(no user.name)} <${email:-(no user.email)}>'. Set it:
   git config --global user.name 'Your Name'; git config --global user.email you@example.com"
-fi
 from="$name <$email>"
 ls "$PATCHES"/0*.patch >/dev/null 2>&1 || die "no patches in $PATCHES"
 st=$("$REPO/tools/series.sh" status 2>&1) || { head -n 20 <<<"$st" >&2; die "branch series of $KSRC is not $PATCHES: run 'make $tree'"; }
@@ -36,9 +34,9 @@ base=$(g rev-parse "$BASE_TAG^{commit}") tip=$base
 tmp=$(mktemp -d "$BUILD/.mail.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# Re-sign with plumbing (commit-tree: the branch, the index and the work tree
-# stay as they are): the user authors each commit, and their Signed-off-by
-# replaces the placeholder's, once, other trailers kept
+# Re-sign with commit-tree into $tmp's objects (the tree stays as it is): the
+# user authors each commit, their Signed-off-by replaces the placeholder's, once
+mkdir "$tmp/objects" && export GIT_OBJECT_DIRECTORY=$tmp/objects GIT_ALTERNATE_OBJECT_DIRECTORIES=$KSRC/.git/objects
 export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
 for c in $(g rev-list --reverse "$base..series"); do
 	msg=$(g log -1 --format=%B "$c" | awk -v old="Signed-off-by: $SERIES_AUTHOR" -v new="Signed-off-by: $from" \
