@@ -1,6 +1,8 @@
 #!/bin/bash
 # Suite 20: the series' style with the kernel's own tools: checkpatch.pl
 # --strict, author and Signed-off-by, kernel-doc (harness.md, "Test suites").
+# Suite 71 runs it on the mainline series (PATCHES, KSRC and
+# CHECKPATCH_EXCEPTIONS set, KDOC=7.3).
 # cache: whole input (tools/check.sh: reported cached when nothing it reads changed)
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
@@ -12,7 +14,21 @@ pybin=$BUILD/tmp/suite20-bin
 mkdir -p "$pybin"
 ln -sf /usr/bin/python3 "$pybin/python"
 export PATH=$pybin:/usr/bin:$PATH
-exceptions=$REPO/tests/checkpatch-exceptions
+exceptions=${CHECKPATCH_EXCEPTIONS:-$REPO/tests/checkpatch-exceptions}
+# kernel-doc: "name file [-function f ...]" of the interfaces the series adds (whole
+# files where they are new), and "file:function" that must be there and documented
+if [ "${KDOC:-}" = 7.3 ]; then
+	kdocs=("intel_pstate_adjust_perf.h drivers/cpufreq/intel_pstate_adjust_perf.h"
+		"intel_pstate_trace.h drivers/cpufreq/intel_pstate_trace.h")
+	present=(drivers/cpufreq/intel_pstate_adjust_perf.h:intel_pstate_adjust_perf_levels)
+else
+	kdocs=("intel_pstate_perf.h drivers/cpufreq/intel_pstate_perf.h"
+		"map_util_perf include/linux/sched/cpufreq.h -function map_util_perf"
+		"cpufreq_driver_adjust_perf drivers/cpufreq/cpufreq.c -function cpufreq_driver_adjust_perf -function cpufreq_driver_has_adjust_perf"
+		"arch_get_max_freq_ratio arch/x86/kernel/smpboot.c -function arch_get_max_freq_ratio")
+	present=(arch/x86/kernel/smpboot.c:arch_get_max_freq_ratio include/linux/sched/cpufreq.h:map_util_perf
+		drivers/cpufreq/cpufreq.c:cpufreq_driver_adjust_perf drivers/cpufreq/cpufreq.c:cpufreq_driver_has_adjust_perf)
+fi
 cover=$PATCHES/0000-cover-letter.patch
 patches=()
 for p in "$PATCHES"/*.patch; do
@@ -22,7 +38,7 @@ done
 exc=$(awk '$1 != "" && $1 !~ /^#/' "$exceptions" 2>/dev/null)
 nexc=$(grep -c . <<<"$exc")
 . "$REPO/tools/lib/ktap.sh"
-ktap_plan $((1 + nexc + 1 + 2 * ${#patches[@]} + 8))
+ktap_plan $((1 + nexc + 1 + 2 * ${#patches[@]} + ${#kdocs[@]} + ${#present[@]}))
 ktap_check "checkpatch SPDX check: python3-ply" "python3-ply is not installed (make deps)" \
 	python -c 'import ply'
 
@@ -56,7 +72,6 @@ for p in "${patches[@]}"; do
 	fi
 done
 
-# kernel-doc of the interfaces the series adds (whole files where they are new)
 kdoc() { # name file [-function f ...]
 	local name=$1 file=$2
 	shift 2
@@ -71,15 +86,13 @@ kdoc() { # name file [-function f ...]
 		ktap_fail "kernel-doc $name" "$(echo "$out" | wc -l) warning line(s)"
 	fi
 }
-kdoc intel_pstate_perf.h drivers/cpufreq/intel_pstate_perf.h
-kdoc map_util_perf include/linux/sched/cpufreq.h -function map_util_perf
-kdoc cpufreq_driver_adjust_perf drivers/cpufreq/cpufreq.c \
-	-function cpufreq_driver_adjust_perf -function cpufreq_driver_has_adjust_perf
-kdoc arch_get_max_freq_ratio arch/x86/kernel/smpboot.c -function arch_get_max_freq_ratio
+for k in "${kdocs[@]}"; do
+	# shellcheck disable=SC2086 # words: name, file, options
+	kdoc $k
+done
 # kernel-doc says nothing about a function it cannot find (-none passes on it):
 # each function asked for by name must be there and documented
-for ff in arch/x86/kernel/smpboot.c:arch_get_max_freq_ratio include/linux/sched/cpufreq.h:map_util_perf \
-	drivers/cpufreq/cpufreq.c:cpufreq_driver_adjust_perf drivers/cpufreq/cpufreq.c:cpufreq_driver_has_adjust_perf; do
+for ff in "${present[@]}"; do
 	f=${ff#*:}
 	if (cd "$KSRC" && ./scripts/kernel-doc -rst -function "$f" "${ff%%:*}" 2>/dev/null) |
 		grep -q "^.. c:function::.*\\b$f\\b"; then

@@ -37,6 +37,7 @@ field() { # NAME FIELD
 		series) echo "$KSRC" ;;
 		walk) echo "$BUILD/wt/bisect" ;;
 		base) echo "$BUILD/wt/warn-base" ;;
+		m73) echo "$BUILD/wt/m73" ;;
 		*) die "$1: unknown tree '${f[4]}'" ;;
 		esac ;;
 	*) die "unknown field $2" ;;
@@ -59,7 +60,7 @@ config() {
 			cp "$tmp" "$file"
 		fi
 		case $tree in
-		walk | base)
+		walk | base | m73)
 			"$here/filter-fragments.sh" "$dir" "$tmp" "$REPO/$f"
 			cat "$tmp" >>"$file" ;;
 		*) cat "$REPO/$f" >>"$file" ;;

@@ -2,6 +2,7 @@
 """The host-side checks of the suites that boot the emulated HWP machine.
 
     check.py driver CONSOLE RECORD                   suite 56, guest.sh
+    check.py m73 CONSOLE RECORD                      suite 71 (the 7.3 tip), m73-guest.sh
     check.py platform CONSOLE RECORD                 suite 59, platform-guest.sh
     check.py dec CONSOLE RECORD                      suite 59, dec-guest.sh
     check.py emulator CONSOLE RECORD TRANSCRIPT      suite 54, emulator-guest.sh
@@ -49,6 +50,25 @@ def wobbly(check, tl):
 def no_warning(check, tl, name):
     # (a console without phases is no evidence of a clean log)
     check(name)(lambda: (tl.names and not tl.dmesg, "; ".join(tl.dmesg[:3]) or "none"))
+
+
+def trace_vs_record(check, tl, keys):
+    @check("adjust_perf trace event: the requests it says were written are the record's, in order")
+    def _():
+        ev = re.compile(r" intel_pstate_adjust_perf: cpu=(\d+) .*hwp_min=(\d+) hwp_max=(\d+) hwp_desired=(\d+) written=1")
+        with open(tl.console, errors="replace") as f:
+            tr = [tuple(map(int, m.groups())) for m in map(ev.search, f) if m and m.string.startswith("TRACE: ")]
+        on, off = tl.span("trace-on"), tl.span("trace-off")
+        ok, notes = bool(on and off), []
+        for cpu in (0, 1):
+            t = [x[1:] for x in tr if x[0] == cpu]
+            h = [(r["min"], r["max"], r["des"]) for r in tl.writes(cpu, on[0], off[0])] if ok else []
+            # the event is on a little before the first marker and after the last
+            at = [i for i in range(min(3, len(t) + 1)) if t[i:i + len(h)] == h and len(t) - i - len(h) <= 2]
+            ok = ok and bool(at) and (cpu == 0 or len(h) >= 3)
+            notes.append("CPU %d: %d written in the trace, %d in the record%s" % (
+                cpu, len(t), len(h), "" if at else " (differ)"))
+        return ok, "; ".join(notes) + "; %s events in all" % keys.get("TRACE-EVENTS")
 
 
 def at_end(check, tl, name, ph, cpu, cond, note=lambda seen: seen):
@@ -301,22 +321,7 @@ def driver(check, tl, keys):
     switched("floor when idle: MIN falls to the lower half, DESIRED stays 0", "floor-idle", floor,
              lambda e, rs: min(r["min"] for r in rs) <= H1 // 2)
 
-    @check("adjust_perf trace event: the requests it says were written are the record's, in order")
-    def _():
-        ev = re.compile(r" intel_pstate_adjust_perf: cpu=(\d+) .*hwp_min=(\d+) hwp_max=(\d+) hwp_desired=(\d+) written=1")
-        with open(tl.console, errors="replace") as f:
-            tr = [tuple(map(int, m.groups())) for m in map(ev.search, f) if m and m.string.startswith("TRACE: ")]
-        on, off = tl.span("trace-on"), tl.span("trace-off")
-        ok, notes = bool(on and off), []
-        for cpu in (0, 1):
-            t = [x[1:] for x in tr if x[0] == cpu]
-            h = [(r["min"], r["max"], r["des"]) for r in tl.writes(cpu, on[0], off[0])] if ok else []
-            # the event is on a little before the first marker and after the last
-            at = [i for i in range(min(3, len(t) + 1)) if t[i:i + len(h)] == h and len(t) - i - len(h) <= 2]
-            ok = ok and bool(at) and (cpu == 0 or len(h) >= 3)
-            notes.append("CPU %d: %d written in the trace, %d in the record%s" % (
-                cpu, len(t), len(h), "" if at else " (differ)"))
-        return ok, "; ".join(notes) + "; %s events in all" % keys.get("TRACE-EVENTS")
+    trace_vs_record(check, tl, keys)
 
     @check("kselftest without /dev/cpu/N/msr passes from the adjust_perf trace (no skip)")
     def _():
@@ -716,10 +721,31 @@ def ab(base, series):
     return 1 if t.failed else 0
 
 
+# ---- m73: the mainline series' tip on 7.3 (suite 71) ---------------------------
+
+def m73(check, tl, keys):
+    markers(check, tl, "m73: every phase marker reached the host")
+    trace_vs_record(check, tl, keys)
+
+    @check("the KUnit suite intel_pstate_adjust_perf passes, every case reported")
+    def _():
+        with open(tl.console, errors="replace") as f:
+            ku = [line.split(": ", 1)[1].strip() for line in f if line.startswith("KUNIT: ")]
+        cases = [x for x in ku if re.match(r"ok \d+ adjust_perf_test_", x)]
+        return (keys.get("KUNIT-RC") == "0" and "ok 1 intel_pstate_adjust_perf" in ku and len(cases) >= 7
+                and not [x for x in ku if x.startswith("not ok")], "insmod %s; %d cases ok; %s" % (
+                    keys.get("KUNIT-RC"), len(cases), " | ".join(ku[-3:]) or "no KUnit output"))
+
+    check("kselftest intel_pstate/hwp_request passes on the real driver (no skip)")(
+        lambda: (keys.get("KSELFTEST-RC") == "0", "exit status %s" % keys.get("KSELFTEST-RC")))
+    no_warning(check, tl, "m73: no warning in the guest's kernel log")
+
+
 # ---- main ----------------------------------------------------------------------
 
 # kind: (its checks, its number of arguments)
-KINDS = {"driver": (driver, 2), "platform": (platform, 2), "dec": (dec, 2), "emulator": (emulator, 3)}
+KINDS = {"driver": (driver, 2), "platform": (platform, 2), "dec": (dec, 2), "emulator": (emulator, 3),
+         "m73": (m73, 2)}
 
 
 def main(argv):

@@ -1,0 +1,113 @@
+#!/bin/bash
+# Suite 71: the mainline series (patches/mainline-7.3) on Debian's 7.3 base: it
+# applies; the m73-test kernel builds at the base and after every patch in
+# $BUILD/wt/m73 (plain incremental kbuild; cached under a key of every input);
+# the base and the tip boot on the HWP machine (tests/hwp-machine/m73-guest.sh),
+# where each input a patch refuses or clamps is shown before and after it.
+set -uo pipefail
+: "${REPO:?}" "${BUILD:?}" "${M73_VERSION:?}" "${M73_KSRC:?}"
+. "$REPO/tools/lib/ktap.sh"
+. "$REPO/tools/lib/hwp-machine.sh"
+export PATCHES=$REPO/patches/mainline-7.3 KSRC=$M73_KSRC BASE_VERSION=${M73_VERSION//\~/_}
+export BASE_TAG=base-$BASE_VERSION
+. "$REPO/tools/lib/series-wt.sh"
+wt=$BUILD/wt/m73 out=$BUILD/state/71-mainline
+mkdir -p "$out" "$BUILD/out/m73-base" "$BUILD/out/m73-tip"
+n=$(find "$PATCHES" -name '*.patch' ! -name '0000-*' 2>/dev/null | wc -l)
+# base, tree, the builds, suite 20 on the series, the tip's tests built, two
+# boots, seven checks of the boots, the tip's tests (check.py m73), hwp-trace.py
+ktap_plan $((2 + 1 + n + 1 + 1 + 2 + 7 + 2))
+
+"$REPO/tools/fetch-base.sh" source-7.3 >"$out/base.log" 2>&1 || ktap_stop "no 7.3 base: $(tail -n 3 "$out/base.log")"
+ktap_ok "the 7.3 base, $BASE_TAG"
+"$REPO/tools/series.sh" tree >"$out/tree.log" 2>&1 ||
+	ktap_stop "patches/mainline-7.3 does not apply: $(tail -n 5 "$out/tree.log" | tr '\n' ' ')"
+commits=$(git -C "$KSRC" rev-list --reverse "$base..$branch")
+ktap_ok "patches/mainline-7.3 applies to the 7.3 base ($n patches)"
+series_wt || ktap_stop "$SERIES_WT_WHY"
+
+# --- the builds: bzImages at the base and the tip, vmlinux between ---------------
+key=$(walk_key m73-test tests/71-mainline.sh)
+record=$BUILD/state/m73-walk-$key.pass
+tip=$(git -C "$KSRC" rev-parse "$branch")
+if [ "${CHECK_FRESH:-0}" != 1 ] && [ -f "$record" ] && [ -f "$BUILD/out/m73-base/bzImage" ] &&
+	[ -f "$BUILD/out/m73-tip/bzImage" ] && walk_at "$tip"; then
+	when=$(date -u -r "$record" '+%Y-%m-%d %H:%M UTC')
+	while IFS= read -r name; do ktap_cached "$name" "$when $key"; done <"$record"
+else
+	rm -f "$BUILD"/state/m73-walk-*.pass
+	walk=$out/walk.$$ i=0 failed0=$KTAP_FAILED
+	: >"$walk"
+	for c in "$base" $commits; do
+		[ "$c" = "$base" ] && label=base || label=$(printf 'patch %d: %s' "$i" "$(git -C "$KSRC" log -1 --format=%s "$c" | tr '#' ' ')")
+		name="7.3 builds at $label" i=$((i + 1)) only=1
+		walk_at "$c" || { ktap_fail "$name" "$SERIES_WT_WHY"; continue; }
+		[ "$c" != "$base" ] && [ "$c" != "$tip" ] || only=0
+		t0=$SECONDS
+		if img=$(VMLINUX_ONLY=$only "$REPO/tools/kernel.sh" build m73-test 2>"$out/build.log"); then
+			echo "$name" >>"$walk"
+			ktap_ok "$name" "$((SECONDS - t0)) s"
+			[ "$c" != "$base" ] || cp "$img" "$BUILD/out/m73-base/bzImage"
+			[ "$c" != "$tip" ] || cp "$img" "$(dirname "$img")/drivers/cpufreq/intel_pstate_adjust_perf_test.ko" "$BUILD/out/m73-tip/"
+		else
+			tail -n 8 "$out/build.log" | sed 's/^/  /'
+			ktap_fail "$name" "see $BUILD/out/m73-test/build.log"
+		fi
+	done
+	[ "$KTAP_FAILED" != "$failed0" ] || [ "$(wc -l <"$walk")" != "$i" ] || mv "$walk" "$record"
+	rm -f "$walk"
+fi
+
+walk_at "$tip" || echo "# $SERIES_WT_WHY"
+ktap_sub "checkpatch --strict, identity and kernel-doc (suite 20)" env PATCHES="$PATCHES" KSRC="$wt" KDOC=7.3 \
+	CHECKPATCH_EXCEPTIONS="$REPO/tests/checkpatch-exceptions-7.3" "$REPO/tests/20-series-style.sh"
+
+# --- the boots -----------------------------------------------------------------
+HWP_QEMU=$("$REPO/tools/build-qemu.sh" 2>"$out/qemu-build.err") ||
+	ktap_stop "the emulated HWP machine did not build (tools/build-qemu.sh, logs: $BUILD/logs/qemu-*.log)"
+hwp_hwpload "$out" || ktap_stop "$HWP_WHY"
+# the tip's KUnit module (built with it) and kselftest (built here)
+if MAKEFLAGS='' MAKELEVEL='' make -s -C "$wt/tools/testing/selftests/intel_pstate" OUTPUT="$out" ARCH=x86_64 \
+	LDFLAGS=-static >"$out/selftest.log" 2>&1 && [ -x "$out/hwp_request" ] && [ -f "$BUILD/out/m73-tip/intel_pstate_adjust_perf_test.ko" ]; then
+	ktap_ok "the tip's KUnit module and kselftest intel_pstate/hwp_request build"
+else
+	ktap_fail "the tip's KUnit module and kselftest intel_pstate/hwp_request build" "$(tail -n 3 "$out/selftest.log" | tr '\n' '|')"
+fi
+hwp_initrd "$out/initrd-base.cpio.gz" "$REPO/tests/hwp-machine/m73-guest.sh" || ktap_stop "$HWP_WHY"
+hwp_initrd "$out/initrd-tip.cpio.gz" "$REPO/tests/hwp-machine/m73-guest.sh" "$out/hwp_request:/bin/hwp_request" \
+	"$BUILD/out/m73-tip/intel_pstate_adjust_perf_test.ko:/lib/adjust-perf-test.ko" || ktap_stop "$HWP_WHY"
+for k in base tip; do
+	hwp_guest_run "the 7.3 $k boots on the HWP machine and runs the guest" "71-m73-$k" "$out/$k.txt" \
+		--hwp-opts hwp-highest=30:24 --kernel "$BUILD/out/m73-$k/bzImage" --initrd "$out/initrd-$k.cpio.gz" \
+		--append "intel_pstate=passive cpufreq.default_governor=schedutil" || : >"$out/$k.txt"
+done
+
+# --- what the boots show ---------------------------------------------------------
+kv() { sed -n "s/^$2=//p" "$out/$1.txt" | tail -n 1; }
+for k in base tip; do
+	ktap_check "the 7.3 $k: intel_cpufreq in passive mode with HWP, schedutil steers DESIRED under load" \
+		"driver $(kv $k DRIVER), status $(kv $k STATUS), HWP $(kv $k HWP), governor $(kv $k GOVERNOR), MIN/MAX/DESIRED $(kv $k STEER)" \
+		[ "$(kv $k DRIVER) $(kv $k STATUS) $(kv $k HWP) $(kv $k GOVERNOR)" = "intel_cpufreq passive 1 schedutil" -a -n "$(kv $k STEER)" ]
+done
+cmin=$(kv base CPU-MIN) old=$(kv base MAXFREQ-BEFORE) minpct=$(kv base MINPCT)
+ktap_check "scaling_max_freq 4294967296: the base takes it as 0 (the lowest frequency, $cmin), the tip refuses it" \
+	"base: status $(kv base MAXFREQ-2P32-RC), reads $(kv base MAXFREQ-2P32); tip: status $(kv tip MAXFREQ-2P32-RC), reads $(kv tip MAXFREQ-2P32) (before $old)" \
+	[ "$(kv base MAXFREQ-2P32-RC) $(kv base MAXFREQ-2P32)" = "0 $cmin" -a "$(kv tip MAXFREQ-2P32-RC)" != 0 -a "$(kv tip MAXFREQ-2P32)" = "$old" -a -n "$old" ]
+ktap_check "max_perf_pct 4294967295: the base sets min_perf_pct ($minpct), the tip 100" \
+	"base: status $(kv base MAXPCT-UINTMAX-RC), reads $(kv base MAXPCT-UINTMAX); tip: status $(kv tip MAXPCT-UINTMAX-RC), reads $(kv tip MAXPCT-UINTMAX)" \
+	[ "$(kv base MAXPCT-UINTMAX-RC) $(kv base MAXPCT-UINTMAX) $(kv tip MAXPCT-UINTMAX-RC) $(kv tip MAXPCT-UINTMAX)" = "0 $minpct 0 100" ]
+ktap_check "max_perf_pct 4294967296: the base wraps it to 0 (min_perf_pct, $minpct), the tip refuses it" \
+	"base: status $(kv base MAXPCT-2P32-RC), reads $(kv base MAXPCT-2P32); tip: status $(kv tip MAXPCT-2P32-RC), reads $(kv tip MAXPCT-2P32)" \
+	[ "$(kv base MAXPCT-2P32-RC) $(kv base MAXPCT-2P32)" = "0 $minpct" -a "$(kv tip MAXPCT-2P32-RC)" != 0 -a "$(kv tip MAXPCT-2P32)" = 100 ]
+ktap_check "no_turbo 2147483648 with turbo off: the base turns turbo on, the tip keeps it off" \
+	"base: status $(kv base NOTURBO-2P31-RC), reads $(kv base NOTURBO-2P31); tip: status $(kv tip NOTURBO-2P31-RC), reads $(kv tip NOTURBO-2P31)" \
+	[ "$(kv base NOTURBO-2P31-RC) $(kv base NOTURBO-2P31) $(kv tip NOTURBO-2P31-RC) $(kv tip NOTURBO-2P31)" = "0 0 0 1" ]
+ktap_check "both: every setting restored, no kernel warning" \
+	"end: base $(kv base MAXFREQ-END) $(kv base MAXPCT-END) $(kv base NOTURBO-END), tip $(kv tip MAXFREQ-END) $(kv tip MAXPCT-END) $(kv tip NOTURBO-END) (want $old 100 0); $(grep -h '^DMESG: ' "$out/base.txt" "$out/tip.txt" | head -n 3)" \
+	[ "$(kv base MAXFREQ-END) $(kv base MAXPCT-END) $(kv base NOTURBO-END)" = "$old 100 0" -a \
+	"$(kv tip MAXFREQ-END) $(kv tip MAXPCT-END) $(kv tip NOTURBO-END)" = "$old 100 0" -a -z "$(grep -h '^DMESG: ' "$out/base.txt" "$out/tip.txt")" ]
+ktap_sub "the tip's own tests on the HWP machine" python3 "$REPO/tests/hwp-machine/check.py" m73 "$out/tip.txt" "$BUILD/logs/71-m73-tip.record"
+# one reader for the 5.10 and the 7.3 event: a row for CPU 1
+sed -n 's/^TRACE: //p' "$out/tip.txt" >"$out/trace.txt"
+ktap_check "tools/hwp-trace.py reads the 7.3 trace" "$(python3 "$REPO/tools/hwp-trace.py" "$out/trace.txt" 2>&1 | tee "$out/trace-table.txt" | tr '\n' '|')" \
+	awk '$1 == 1 && $3 > 0 { ok = 1 } END { exit !ok }' "$out/trace-table.txt"
