@@ -44,11 +44,12 @@ else
 		walk_at "$c" || { ktap_fail "$name" "$SERIES_WT_WHY"; continue; }
 		[ "$c" != "$base" ] && [ "$c" != "$tip" ] || only=0
 		t0=$SECONDS
-		if img=$(VMLINUX_ONLY=$only "$REPO/tools/kernel.sh" build m73-test 2>"$out/build.log"); then
+		# the bzImages (and the tip's KUnit module) kept for the boots
+		if img=$(VMLINUX_ONLY=$only "$REPO/tools/kernel.sh" build m73-test 2>"$out/build.log") &&
+			{ [ "$c" != "$base" ] || cp "$img" "$BUILD/out/m73-base/"; } && { [ "$c" != "$tip" ] ||
+			cp "$img" "$BUILD/out/m73-test/drivers/cpufreq/intel_pstate_adjust_perf_test.ko" "$BUILD/out/m73-tip/"; }; then
 			echo "$name" >>"$walk"
 			ktap_ok "$name" "$((SECONDS - t0)) s"
-			[ "$c" != "$base" ] || cp "$img" "$BUILD/out/m73-base/bzImage"
-			[ "$c" != "$tip" ] || cp "$img" "$(dirname "$img")/drivers/cpufreq/intel_pstate_adjust_perf_test.ko" "$BUILD/out/m73-tip/"
 		else
 			tail -n 8 "$out/build.log" | sed 's/^/  /'
 			ktap_fail "$name" "see $BUILD/out/m73-test/build.log"
