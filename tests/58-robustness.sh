@@ -3,9 +3,7 @@
 # on the emulated HWP machine, each scenario's record checked; no splat.
 # Knobs (ROBUST_ITER, SPTEST_FULL, ...): Documentation/project/robustness.md.
 set -uo pipefail
-REPO=${REPO:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD=${BUILD:-$REPO/build}
-KSRC=${KSRC:-$BUILD/linux}
+. "$(dirname "$0")/../tools/lib/env.sh"
 export REPO BUILD KSRC
 splats=$REPO/tools/lib/splats.ere # the one splat pattern, also the guests' /lib/splats.ere
 mkdir -p "$BUILD"
