@@ -33,54 +33,39 @@ s() { env KSRC="$k" BUILD="$scratch/b" BASE_VERSION=T SERIES_STATE="$scratch/sta
 
 s PATCHES="$scratch/p1" "$series" export 2>/dev/null
 git -C "$k" checkout -q base-T && git -C "$k" branch -q -D series
-if s PATCHES="$scratch/p1" "$series" tree >"$scratch/out" 2>&1 &&
+s PATCHES="$scratch/p1" "$series" tree >"$scratch/out" 2>&1 &&
 	s PATCHES="$scratch/p1" "$series" export "$scratch/p2" 2>/dev/null &&
 	s PATCHES="$scratch/p2" "$series" tree >/dev/null 2>&1 &&
 	s PATCHES="$scratch/p2" "$series" export "$scratch/p3" 2>/dev/null &&
-	diff -r "$scratch/p2" "$scratch/p3" >"$scratch/diff"; then
-	ktap_ok "scratch-round-trip"
-else
-	ktap_fail "scratch-round-trip" "$(head -c 400 "$scratch/diff" "$scratch/out" | tr '\n' ' ')"
-fi
-if grep -q '^Cover text, kept.$' "$scratch/p3/0000-cover-letter.patch" &&
-	grep -q '^Subject: \[PATCH 0/2\] cpufreq: a scratch series$' "$scratch/p3/0000-cover-letter.patch"; then
-	ktap_ok "scratch-cover-letter-kept"
-else
-	ktap_fail "scratch-cover-letter-kept" "subject or text of the cover letter lost"
-fi
+	diff -r "$scratch/p2" "$scratch/p3" >"$scratch/diff"
+ktap_rc "scratch-round-trip" $? "$(head -c 400 "$scratch/diff" "$scratch/out" | tr '\n' ' ')"
+grep -q '^Cover text, kept.$' "$scratch/p3/0000-cover-letter.patch" &&
+	grep -q '^Subject: \[PATCH 0/2\] cpufreq: a scratch series$' "$scratch/p3/0000-cover-letter.patch"
+ktap_rc "scratch-cover-letter-kept" $? "subject or text of the cover letter lost"
 
 # unchanged patches/: nothing to do
-if s PATCHES="$scratch/p3" "$series" tree 2>&1 | grep -q "up to date"; then
-	ktap_ok "tree-reuses-existing-branch"
-else
-	ktap_fail "tree-reuses-existing-branch" "did not recognise the applied series"
-fi
+s PATCHES="$scratch/p3" "$series" tree 2>&1 | grep -q "up to date"
+ktap_rc "tree-reuses-existing-branch" $? "did not recognise the applied series"
 
 # local work on the branch is not thrown away
 (cd "$k" && echo more >>drivers/cpufreq/new.c && GIT_CONFIG_GLOBAL=/dev/null git -c user.name=a -c user.email=a@b commit -q -am "wip") >/dev/null
 tip=$(git -C "$k" rev-parse HEAD)
 cp -r "$scratch/p3" "$scratch/p4" && echo >>"$scratch/p4/0002-cpufreq-add-new.c.patch"
-if ! s PATCHES="$scratch/p4" "$series" tree >"$scratch/out" 2>&1 &&
-	grep -q "not in patches/" "$scratch/out" && [ "$(git -C "$k" rev-parse HEAD)" = "$tip" ]; then
-	ktap_ok "tree-keeps-unexported-work"
-else
-	ktap_fail "tree-keeps-unexported-work" "$(tr '\n' ' ' <"$scratch/out")"
-fi
+! s PATCHES="$scratch/p4" "$series" tree >"$scratch/out" 2>&1 &&
+	grep -q "not in patches/" "$scratch/out" && [ "$(git -C "$k" rev-parse HEAD)" = "$tip" ]
+ktap_rc "tree-keeps-unexported-work" $? "$(tr '\n' ' ' <"$scratch/out")"
 
 # a patch that does not apply: named, with the file, and the tree left sane
 mkdir "$scratch/bad"
 cp "$scratch/p3"/*.patch "$scratch/bad/"
 sed -i 's/^-two$/-zwei/' "$scratch/bad/0001-cpufreq-change-two.patch"
-if ! s PATCHES="$scratch/bad" FORCE=1 "$series" tree >"$scratch/out" 2>&1 &&
+! s PATCHES="$scratch/bad" FORCE=1 "$series" tree >"$scratch/out" 2>&1 &&
 	grep -q "patch 0001-cpufreq-change-two.patch does not apply" "$scratch/out" &&
 	grep -q "file: drivers/cpufreq/cpufreq.c" "$scratch/out" &&
 	[ ! -d "$k/.git/rebase-apply" ] &&
 	[ "$(git -C "$k" rev-parse HEAD)" = "$(git -C "$k" rev-parse base-T)" ] &&
-	[ -z "$(git -C "$k" status --porcelain)" ]; then
-	ktap_ok "bad-patch-named-and-tree-sane"
-else
-	ktap_fail "bad-patch-named-and-tree-sane" "$(tr '\n' ' ' <"$scratch/out" | cut -c1-400)"
-fi
+	[ -z "$(git -C "$k" status --porcelain)" ]
+ktap_rc "bad-patch-named-and-tree-sane" $? "$(tr '\n' ' ' <"$scratch/out" | cut -c1-400)"
 
 # an interrupted apply (git am stopped half-way) is recovered without FORCE
 echo "x PENDING" >"$scratch/stamp"
@@ -88,12 +73,9 @@ git -C "$k" checkout -q -B series base-T
 git -C "$k" am -q "$scratch/p3/0001-cpufreq-change-two.patch" "$scratch/p4/0002-cpufreq-add-new.c.patch" >/dev/null 2>&1
 git -C "$k" am --abort >/dev/null 2>&1 # back to base-T, as after an interrupt
 git -C "$k" am -q "$scratch/p3/0001-cpufreq-change-two.patch" >/dev/null 2>&1
-if s PATCHES="$scratch/p3" "$series" tree >"$scratch/out" 2>&1 &&
-	[ "$(git -C "$k" rev-list --count base-T..HEAD)" = 2 ]; then
-	ktap_ok "tree-recovers-interrupted-apply"
-else
-	ktap_fail "tree-recovers-interrupted-apply" "$(tr '\n' ' ' <"$scratch/out")"
-fi
+s PATCHES="$scratch/p3" "$series" tree >"$scratch/out" 2>&1 &&
+	[ "$(git -C "$k" rev-list --count base-T..HEAD)" = 2 ]
+ktap_rc "tree-recovers-interrupted-apply" $? "$(tr '\n' ' ' <"$scratch/out")"
 
 # --- the real series ---------------------------------------------------------
 mapfile -t pl < <(ls "$REPO"/patches/*.patch 2>/dev/null | grep -v '/0000-cover-letter.patch$')
@@ -104,11 +86,8 @@ fi
 tag=base-$BASE_VERSION
 n=$(git -C "$KSRC" rev-list --count "$tag..series" 2>/dev/null || echo 0)
 branch=$(git -C "$KSRC" symbolic-ref -q --short HEAD || true)
-if [ "$n" = "${#pl[@]}" ] && [ "$branch" = series ]; then
-	ktap_ok "series-applies" "${#pl[@]} patches on $tag"
-else
-	ktap_fail "series-applies" "branch series has $n commits on $tag (HEAD: ${branch:-detached}), patches/ has ${#pl[@]}"
-fi
+[ "$n" = "${#pl[@]}" ] && [ "$branch" = series ]
+ktap_rc "series-applies" $? "branch series has $n commits on $tag (HEAD: ${branch:-detached}), patches/ has ${#pl[@]}" "${#pl[@]} patches on $tag"
 want=$(for p in "${pl[@]}"; do git mailinfo -b /dev/null /dev/null <"$p" | sed -n 's/^Subject: //p'; done)
 got=$(git -C "$KSRC" log --reverse --format=%s "$tag..series")
 ktap_check "series-subjects-in-order" "branch subjects differ from patches/" [ "$want" = "$got" ]

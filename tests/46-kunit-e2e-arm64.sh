@@ -35,13 +35,11 @@ fi
 ktap_ok "clang $arch: builds with LLVM=1 LLVM_IAS=1"
 grep -h 'built .* in' "$BUILD/clang-$name.err" | sed 's/^build-kernel: /INFO: /'
 ver=$(llvm-readelf -p .comment "$out/vmlinux" 2>/dev/null | grep -o 'clang version [0-9.]*' | head -n 1)
-if grep -qx CONFIG_CC_IS_CLANG=y "$out/.config" && grep -qx CONFIG_LD_IS_LLD=y "$out/.config" &&
-	[ -n "$ver" ] && ! llvm-readelf -p .comment "$out/vmlinux" | grep -q 'GCC:'; then
-	ktap_ok "clang $arch: made by clang and linked by ld.lld" "$ver; CONFIG_CC_IS_CLANG, CONFIG_LD_IS_LLD"
-else
-	ktap_fail "clang $arch: made by clang and linked by ld.lld" \
-		"$out is not a clang/ld.lld build (.config: $(grep -E '^CONFIG_(CC|LD)_IS_' "$out/.config" | tr '\n' ' '); .comment: ${ver:-no clang})"
-fi
+grep -qx CONFIG_CC_IS_CLANG=y "$out/.config" && grep -qx CONFIG_LD_IS_LLD=y "$out/.config" &&
+	[ -n "$ver" ] && ! llvm-readelf -p .comment "$out/vmlinux" | grep -q 'GCC:'
+ktap_rc "clang $arch: made by clang and linked by ld.lld" $? \
+	"$out is not a clang/ld.lld build (.config: $(grep -E '^CONFIG_(CC|LD)_IS_' "$out/.config" | tr '\n' ' '); .comment: ${ver:-no clang})" \
+	"$ver; CONFIG_CC_IS_CLANG, CONFIG_LD_IS_LLD"
 # warnings naming a touched file (compiler: its source path; objtool, linker, modpost:
 # its object). The touched objects there now were compiled in this run (above), and
 # none at all would make the check one of nothing.

@@ -12,12 +12,8 @@ ARGS="intel_pstate=passive cpufreq.default_governor=schedutil"
 . "$REPO/tools/lib/hwp-machine.sh"
 ktap_plan 4
 
-if hwp_prepare "$out"; then
-	ktap_ok "the HWP machine builds" "$HWP_QEMU"
-else
-	ktap_fail "the HWP machine builds" "$HWP_WHY"
-	ktap_stop "$HWP_WHY"
-fi
+hwp_prepare "$out" || { ktap_fail "the HWP machine builds" "$HWP_WHY"; ktap_stop "$HWP_WHY"; }
+ktap_ok "the HWP machine builds" "$HWP_QEMU"
 img=$HWP_IMG
 { hwp_initrd "$out/initrd-hwp.cpio.gz" "$REPO/tests/hwp-machine/emulator-guest.sh" &&
 	hwp_initrd "$out/initrd-smoke.cpio.gz" "$REPO/tests/hwp-machine/stock-guest.sh"; } || ktap_stop "$HWP_WHY"
@@ -50,11 +46,9 @@ else
 	d1=$(val "$con_stock" HWP-DRIVER) d2=$(val "$con_off" HWP-DRIVER)
 	s1=$(val "$con_stock" HWP-STATUS) s2=$(val "$con_off" HWP-STATUS)
 	f1=$(val "$con_stock" HWP-FLAGS) f2=$(val "$con_off" HWP-FLAGS)
-	if [ "$d1" = none ] && [ "$d2" = none ] && [ "$s1" = absent ] && [ "$s2" = absent ] &&
-		[ -n "$f1" ] && [ "$f1" = "$f2" ]; then
-		ktap_ok "stock machine unchanged" "system qemu and patched qemu with hwp=off: no cpufreq driver, same CPU flags"
-	else
-		ktap_fail "stock machine unchanged" "stock: driver '$d1' status '$s1'; patched hwp=off: driver '$d2' status '$s2'; flags $([ "$f1" = "$f2" ] && echo equal || echo differ)"
-	fi
+	[ "$d1" = none ] && [ "$d2" = none ] && [ "$s1" = absent ] && [ "$s2" = absent ] &&
+		[ -n "$f1" ] && [ "$f1" = "$f2" ]
+	ktap_rc "stock machine unchanged" $? "stock: driver '$d1' status '$s1'; patched hwp=off: driver '$d2' status '$s2'; flags $([ "$f1" = "$f2" ] && echo equal || echo differ)" \
+		"system qemu and patched qemu with hwp=off: no cpufreq driver, same CPU flags"
 fi
 exit 0

@@ -37,12 +37,9 @@ ktap_sub "checks" python3 "$REPO/tests/hwp-machine/check.py" driver "$out/consol
 # tools/hwp-trace.py on the trace the guest printed: a row for CPU 1, a plot
 name="tools/hwp-trace.py tabulates and plots the guest's adjust_perf trace"
 sed -n 's/^TRACE: //p' "$out/console.txt" >"$out/trace.txt"
-if python3 "$REPO/tools/hwp-trace.py" "$out/trace.txt" --svg "$out/trace.svg" >"$out/trace-table.txt" 2>&1 &&
-	awk '$1 == 1 && $2 > 0 { ok = 1 } END { exit !ok }' "$out/trace-table.txt" && grep -q '<svg' "$out/trace.svg"; then
-	ktap_ok "$name" "$(tr '\n' '|' <"$out/trace-table.txt") (simulated)"
-else
-	ktap_fail "$name" "$(tr '\n' '|' <"$out/trace-table.txt")"
-fi
+python3 "$REPO/tools/hwp-trace.py" "$out/trace.txt" --svg "$out/trace.svg" >"$out/trace-table.txt" 2>&1 &&
+	awk '$1 == 1 && $2 > 0 { ok = 1 } END { exit !ok }' "$out/trace-table.txt" && grep -q '<svg' "$out/trace.svg"
+ktap_rc "$name" $? "$(tr '\n' '|' <"$out/trace-table.txt")" "$(tr '\n' '|' <"$out/trace-table.txt") (simulated)"
 
 # The kselftest's own paths, one short boot each (selftest-paths.sh,
 # hwp-machine.md); each run must leave the settings as it found them.
@@ -62,15 +59,12 @@ perr() { grep -E '^(GUEST-ERROR=|DMESG: )' "$out/paths-$1.txt" | head -n 3 | tr 
 if paths_boot active hwp-highest=30:24 "intel_pstate=adjust_perf_floor"; then
 	seen="adjust_perf_mode at boot $(pval active BEFORE-adjust_perf_mode); rc $(pval active KSELFTEST-RC), switched $(pval active KSELFTEST-SWITCHED), restored $(pval active RESTORED); killed by SIGTERM in passive mode: rc $(pval active TERM-RC), restored $(pval active TERM-RESTORED); DESIRED $(pval active DESIRED0)/$(pval active DESIRED1); $(perr active)"
 	# on SIGTERM the test restores, says so and fails; booted in floor, it restores floor
-	if [ "$(pval active KSELFTEST-RC)" = 0 ] && [ "$(pval active KSELFTEST-SWITCHED)" = 1 ] &&
+	[ "$(pval active KSELFTEST-RC)" = 0 ] && [ "$(pval active KSELFTEST-SWITCHED)" = 1 ] &&
 		[ "$(pval active BEFORE-adjust_perf_mode)" = floor ] &&
 		[ "$(pval active RESTORED)" = yes ] && [ "$(pval active TERM-RC)" = 1 ] &&
 		grep -q '^KSELFTEST-TERM: Bail out! interrupted by signal 15' "$out/paths-active.txt" &&
-		[ "$(pval active TERM-RESTORED)" = yes ] && [ -z "$(perr active)" ]; then
-		ktap_ok "kselftest from the active mode: switches to passive, passes, restores (also on SIGTERM)" "$seen (simulated)"
-	else
-		ktap_fail "kselftest from the active mode: switches to passive, passes, restores (also on SIGTERM)" "$seen (simulated)"
-	fi
+		[ "$(pval active TERM-RESTORED)" = yes ] && [ -z "$(perr active)" ]
+	ktap_rc "kselftest from the active mode: switches to passive, passes, restores (also on SIGTERM)" $? "$seen (simulated)" "$seen (simulated)"
 else
 	ktap_fail "kselftest from the active mode: switches to passive, passes, restores (also on SIGTERM)" "the guest did not finish ($logs/56-paths-active.log)"
 fi
@@ -85,14 +79,11 @@ for p in "noninvariant|hwp-highest=30:24|intel_pstate=passive clearcpuid=124|no 
 	if paths_boot "$name" "$opts" "$args"; then
 		f=$out/paths-$name.txt
 		seen="rc $(pval "$name" KSELFTEST-RC), skip '$(pval "$name" KSELFTEST-SKIP)', restored $(pval "$name" RESTORED) $(perr "$name")"
-		if [ "$(pval "$name" KSELFTEST-RC)" = 4 ] && pval "$name" KSELFTEST-SKIP | grep -qF "$why" &&
+		[ "$(pval "$name" KSELFTEST-RC)" = 4 ] && pval "$name" KSELFTEST-SKIP | grep -qF "$why" &&
 			[ "$(grep -c '^KSELFTEST: .*# SKIP ' "$f")" = 1 ] &&
 			! grep -qE '^KSELFTEST: (ok|not ok|Bail out)' "$f" &&
-			[ "$(pval "$name" RESTORED)" = yes ] && [ -z "$(perr "$name")" ]; then
-			ktap_ok "$t" "$seen${opts:+(simulated)}"
-		else
-			ktap_fail "$t" "$seen; kselftest: $(sed -n 's/^KSELFTEST: //p' "$f" | tr '\n' '|')"
-		fi
+			[ "$(pval "$name" RESTORED)" = yes ] && [ -z "$(perr "$name")" ]
+		ktap_rc "$t" $? "$seen; kselftest: $(sed -n 's/^KSELFTEST: //p' "$f" | tr '\n' '|')" "$seen${opts:+(simulated)}"
 	else
 		ktap_fail "$t" "the guest did not finish ($logs/56-paths-$name.log)"
 	fi

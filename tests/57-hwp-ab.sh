@@ -107,11 +107,9 @@ if "$ab" compare -r "$res" --base base-simulated >"$dir/table" 2>"$dir/compare.e
 	n=$(tail -n +2 "$res/summary.csv" | grep -c .)
 	# the series' rows carry the trace's writes per second, the base's none
 	tw=$(grep -c '/series-simulated-\(hints\|floor\),.*,[0-9.]*[1-9][0-9.]*$' "$res/summary.csv")
-	if [ "$n" -eq $((3 * nplan / ${AB_REPEAT:-1})) ] && [ "$tw" -eq $((2 * nplan / ${AB_REPEAT:-1})) ]; then
-		ktap_ok compare "summary.csv: $n rows, base, series-hints and series-floor for every workload, writes/s from the trace for the series; simulated"
-	else
-		ktap_fail compare "summary.csv has $n rows, expected $((3 * nplan / ${AB_REPEAT:-1})); $tw series rows with writes/s"
-	fi
+	[ "$n" -eq $((3 * nplan / ${AB_REPEAT:-1})) ] && [ "$tw" -eq $((2 * nplan / ${AB_REPEAT:-1})) ]
+	ktap_rc compare $? "summary.csv has $n rows, expected $((3 * nplan / ${AB_REPEAT:-1})); $tw series rows with writes/s" \
+		"summary.csv: $n rows, base, series-hints and series-floor for every workload, writes/s from the trace for the series; simulated"
 else
 	ktap_fail compare "hwp-ab.py compare failed: $(tr '\n' ' ' <"$dir/compare.err")"
 fi

@@ -3,9 +3,7 @@
 # on the emulated HWP machine, each scenario's record checked; no splat.
 # Knobs (ROBUST_ITER, SPTEST_FULL, ...): Documentation/project/robustness.md.
 set -uo pipefail
-REPO=${REPO:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD=${BUILD:-$REPO/build}
-KSRC=${KSRC:-$BUILD/linux}
+. "$(dirname "$0")/../tools/lib/env.sh"
 export REPO BUILD KSRC
 splats=$REPO/tools/lib/splats.ere # the one splat pattern, also the guests' /lib/splats.ere
 mkdir -p "$BUILD"
@@ -109,12 +107,10 @@ kunit_hwp=$(awk '
 	ip && /^\[[ 0-9.]*\] (not )?ok [0-9]+ - intel_pstate_perf$/ { ip = 0 }
 	END { printf "%d %d %d %d", pt, ipok, ipfail, plan }' "$log.txt")
 read -r k_pt k_ipok k_ipfail k_plan <<<"$kunit_hwp"
-if [ "$k_pt" = 0 ] && grep -q '^R-PASS: setup.test_module_refused' "$log.txt" &&
-	[ "$k_ipok" -gt 0 ] && [ "$k_ipfail" = 0 ] && [ "$k_ipok" = "$k_plan" ]; then
-	ktap_ok kunit_safe_on_hwp "cpufreq-perf-test: the module refused to load, intel_pstate registered, the suite did not run; intel_pstate_perf: $k_ipok of $k_plan cases passed"
-else
-	ktap_fail kunit_safe_on_hwp "cpufreq-perf-test suite ran $k_pt time(s) (must not: the module must refuse to load), refusal $(grep -c '^R-PASS: setup.test_module_refused' "$log.txt") time(s); intel_pstate_perf $k_ipok ok, $k_ipfail not ok, plan 1..$k_plan"
-fi
+[ "$k_pt" = 0 ] && grep -q '^R-PASS: setup.test_module_refused' "$log.txt" &&
+	[ "$k_ipok" -gt 0 ] && [ "$k_ipfail" = 0 ] && [ "$k_ipok" = "$k_plan" ]
+ktap_rc kunit_safe_on_hwp $? "cpufreq-perf-test suite ran $k_pt time(s) (must not: the module must refuse to load), refusal $(grep -c '^R-PASS: setup.test_module_refused' "$log.txt") time(s); intel_pstate_perf $k_ipok ok, $k_ipfail not ok, plan 1..$k_plan" \
+	"cpufreq-perf-test: the module refused to load, intel_pstate registered, the suite did not run; intel_pstate_perf: $k_ipok of $k_plan cases passed"
 
 # 2. the guest's checks, one result per scenario (check.py scenarios), and each record
 IFS=, read -r -a sts <<<"${ROBUST_SELFTESTS:-basic,sptest1,sptest2,sptest3,sptest4}"

@@ -1,9 +1,7 @@
 #!/bin/bash
-# A .config for a Debian package build (hardware-guide.md, route A): BASE, Debian's
-# certificates blanked, FRAGMENTs merged, olddefconfig; fails naming an option not set.
+# A .config for a Debian package build: BASE, Debian's certificates blanked, FRAGMENTs
+# merged; fails naming an option not set. harness.md, "Tool reference".
 #   tools/debconfig.sh KSRC OUTDIR BASE FRAGMENT...
-# OUTDIR: the O= directory, gets .config; BASE a config, or Debian's linux-config .deb.
-# Environment: DEB_DEBUG_INFO (0: debug info off; 1: BASE's, needs pahole).
 set -euo pipefail
 
 die() { echo "debconfig: error: $*" >&2; exit 1; }

@@ -190,9 +190,7 @@ def perf_key(name):
     """The output key of a workload's speed metric, its unit and direction."""
     if name.startswith("periodic-"):
         return "work_us_mean", "us/packet", "lower"
-    if name == "serial":
-        return "processes_per_s", "proc/s", "higher"
-    return "roundtrips_per_s", "rt/s", "higher"
+    return ("processes_per_s", "proc/s", "higher") if name == "serial" else ("roundtrips_per_s", "rt/s", "higher")
 
 
 def workload_cmd(name, bins, ips, a):
@@ -241,15 +239,6 @@ def write_csv(path, fields, rows):
 def write_run(rdir, name, rows):
     os.makedirs(os.path.join(rdir, "runs"), exist_ok=True)
     return write_csv(os.path.join(rdir, "runs", name + ".csv"), RUN_FIELDS, rows)
-
-
-def plan(a):
-    """The commands of one run, for a machine that runs them itself."""
-    bins = {h: h for h in HELPERS}
-    for rep in range(1, a.repeat + 1):
-        for w in a.workloads:
-            cmd = workload_cmd(w, bins, a.ips, a)
-            print("%d %s %s" % (rep, w, " ".join(cmd)))
 
 
 def import_console(a):
@@ -350,18 +339,13 @@ def compare(files, base, csv_out):
             rows.extend(rd)
     if not rows:
         raise Fatal("no runs to compare")
-    configs = []
     for r in rows:
-        key = "/".join(x for x in (r["kernel"], r["driver"], r["governor"], r["label"]) if x)
-        r["config"] = key
-        if key not in configs:
-            configs.append(key)
-    base_cfg = configs[0]
-    if base:
-        match = [c for c in configs if base in c]
-        if not match:
-            raise Fatal("--base %s matches no config (have: %s)" % (base, ", ".join(configs)))
-        base_cfg = match[0]
+        r["config"] = "/".join(x for x in (r["kernel"], r["driver"], r["governor"], r["label"]) if x)
+    configs = list(dict.fromkeys(r["config"] for r in rows))
+    match = [c for c in configs if base in c] if base else configs
+    if not match:
+        raise Fatal("--base %s matches no config (have: %s)" % (base, ", ".join(configs)))
+    base_cfg = match[0]
     workloads = [w for w in WORKLOADS if any(r["workload"] == w for r in rows)]
     summary = []
     for w in workloads:
@@ -451,10 +435,12 @@ def main(argv):
         if a.dry_run:
             a.duration, a.processes, a.roundtrips, a.repeat = 0.1, 10, 1000, 1
 
-    if a.cmd == "plan":
+    if a.cmd == "plan":             # the commands of one run, for a machine that runs them itself
         if a.ips <= 0:
             raise Fatal("--ips must be positive")
-        plan(a)
+        for rep in range(1, a.repeat + 1):
+            for w in a.workloads:
+                print("%d %s %s" % (rep, w, " ".join(workload_cmd(w, {h: h for h in HELPERS}, a.ips, a))))
     elif a.cmd == "import":
         import_console(a)
     elif a.cmd == "run":

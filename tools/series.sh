@@ -1,13 +1,7 @@
 #!/bin/bash
-# The round trip between patches/ and branch $SERIES_BRANCH of $KSRC (its
-# rules: harness.md, "Editing the series").
-#   tools/series.sh tree          branch = base tag + git am patches/*.patch
-#   tools/series.sh export [DIR]  format-patch the branch into DIR (default
-#                                 patches/, then also the kernel files)
-#   tools/series.sh status        do the branch and patches/ agree?
-#   tools/series.sh files-status  are the kernel files the branch tip's?
-# Environment: REPO BUILD KSRC BASE_VERSION BASE_TAG PATCHES SERIES_AUTHOR
-#   SUBJECT_PREFIX FORCE (harness.md); SERIES_BRANCH (series); SERIES_STATE.
+# The round trip between patches/ and branch $SERIES_BRANCH of $KSRC; usage and
+# environment: harness.md, "Tool reference" (its rules: "Editing the series").
+#   tools/series.sh tree | export [DIR] | status | files-status
 set -euo pipefail
 shopt -s inherit_errexit
 
