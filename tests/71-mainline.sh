@@ -22,44 +22,17 @@ ktap_plan $((2 + 1 + n + 1 + 1 + 2 + 7 + 2))
 ktap_ok "the 7.3 base, $BASE_TAG"
 "$REPO/tools/series.sh" tree >"$out/tree.log" 2>&1 ||
 	ktap_stop "patches/mainline-7.3 does not apply: $(tail -n 5 "$out/tree.log" | tr '\n' ' ')"
-commits=$(git -C "$KSRC" rev-list --reverse "$base..$branch")
 ktap_ok "patches/mainline-7.3 applies to the 7.3 base ($n patches)"
 series_wt || ktap_stop "$SERIES_WT_WHY"
 
-# --- the builds: bzImages at the base and the tip, vmlinux between ---------------
-key=$(walk_key m73-test tests/71-mainline.sh)
-record=$BUILD/state/m73-walk-$key.pass
+# --- the builds: bzImages at the base and the tip (with the KUnit module), kept for the boots
+walk_keep() {
+	{ [ "$1" != "$base" ] || cp "$2" "$BUILD/out/m73-base/"; } && { [ "$1" != "$tip" ] ||
+		cp "$2" "$BUILD/out/m73-test/drivers/cpufreq/intel_pstate_adjust_perf_test.ko" "$BUILD/out/m73-tip/"; }
+}
 tip=$(git -C "$KSRC" rev-parse "$branch")
-if [ "${CHECK_FRESH:-0}" != 1 ] && [ -f "$record" ] && [ -f "$BUILD/out/m73-base/bzImage" ] &&
-	[ -f "$BUILD/out/m73-tip/bzImage" ] && walk_at "$tip"; then
-	when=$(date -u -r "$record" '+%Y-%m-%d %H:%M UTC')
-	while IFS= read -r name; do ktap_cached "$name" "$when $key"; done <"$record"
-else
-	rm -f "$BUILD"/state/m73-walk-*.pass
-	walk=$out/walk.$$ i=0 failed0=$KTAP_FAILED
-	: >"$walk"
-	for c in "$base" $commits; do
-		[ "$c" = "$base" ] && label=base || label=$(printf 'patch %d: %s' "$i" "$(git -C "$KSRC" log -1 --format=%s "$c" | tr '#' ' ')")
-		name="7.3 builds at $label" i=$((i + 1)) only=1
-		walk_at "$c" || { ktap_fail "$name" "$SERIES_WT_WHY"; continue; }
-		[ "$c" != "$base" ] && [ "$c" != "$tip" ] || only=0
-		t0=$SECONDS
-		# the bzImages (and the tip's KUnit module) kept for the boots
-		if img=$(VMLINUX_ONLY=$only "$REPO/tools/kernel.sh" build m73-test 2>"$out/build.log") &&
-			{ [ "$c" != "$base" ] || cp "$img" "$BUILD/out/m73-base/"; } && { [ "$c" != "$tip" ] ||
-			cp "$img" "$BUILD/out/m73-test/drivers/cpufreq/intel_pstate_adjust_perf_test.ko" "$BUILD/out/m73-tip/"; }; then
-			echo "$name" >>"$walk"
-			ktap_ok "$name" "$((SECONDS - t0)) s"
-		else
-			tail -n 8 "$out/build.log" | sed 's/^/  /'
-			ktap_fail "$name" "see $BUILD/out/m73-test/build.log"
-		fi
-	done
-	[ "$KTAP_FAILED" != "$failed0" ] || [ "$(wc -l <"$walk")" != "$i" ] || mv "$walk" "$record"
-	rm -f "$walk"
-fi
-
-walk_at "$tip" || echo "# $SERIES_WT_WHY"
+[ -f "$BUILD/out/m73-base/bzImage" ] && [ -f "$BUILD/out/m73-tip/bzImage" ] || CHECK_FRESH=1
+WALK_TIP_IMAGE=1 walk m73-test tests/71-mainline.sh "7.3 "
 ktap_sub "checkpatch --strict, identity and kernel-doc (suite 20)" env PATCHES="$PATCHES" KSRC="$wt" KDOC=7.3 \
 	CHECKPATCH_EXCEPTIONS="$REPO/tests/checkpatch-exceptions-7.3" "$REPO/tests/20-series-style.sh"
 

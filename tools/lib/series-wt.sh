@@ -57,3 +57,39 @@ base_key() {
 		cd "$REPO" && sha256sum tools/build-kernel.sh tools/kernel.sh tools/filter-fragments.sh
 	} | sha256sum | cut -c1-64
 }
+
+# walk KERNEL SUITE PREFIX: KERNEL built in $wt at $base (a bzImage) and after every
+# commit to $branch (vmlinux; a bzImage at the tip when WALK_TIP_IMAGE=1), one result
+# "PREFIXbuilds at base|patch NN: subject" each; walk_keep COMMIT IMAGE (the caller's)
+# keeps what a step leaves. With the inputs of a walk that passed (walk_key KERNEL
+# SUITE), its results as cached (CHECK_FRESH=1 builds). Ends at the tip.
+walk() {
+	local key record tip when name c i=0 only t0 img steps failed0=$KTAP_FAILED
+	key=$(walk_key "$1" "$2") tip=$(git -C "$KSRC" rev-parse "$branch")
+	record=$BUILD/state/$1-$key.pass steps=$BUILD/state/$1.$$
+	if [ "${CHECK_FRESH:-0}" != 1 ] && [ -f "$record" ] && walk_at "$tip"; then
+		when=$(date -u -r "$record" '+%Y-%m-%d %H:%M UTC')
+		echo "# the walk with these inputs (key $key) passed on $when: its results, not built again (CHECK_FRESH=1 builds)"
+		while IFS= read -r name; do ktap_cached "$name" "$when $key"; done <"$record"
+		return 0
+	fi
+	rm -f "$BUILD/state/$1"-*.pass
+	: >"$steps"
+	for c in "$base" $(git -C "$KSRC" rev-list --reverse "$base..$branch"); do
+		[ "$c" = "$base" ] && name=base || name=$(printf 'patch %02d: %s' "$i" "$(git -C "$KSRC" log -1 --format=%s "$c" | tr "#" " ")")
+		name="$3builds at $name" i=$((i + 1)) only=1
+		walk_at "$c" || { ktap_fail "$name" "$SERIES_WT_WHY"; continue; }
+		[ "$c" != "$base" ] && { [ "$c" != "$tip" ] || [ "${WALK_TIP_IMAGE:-0}" != 1 ]; } || only=0
+		t0=$SECONDS
+		if img=$(VMLINUX_ONLY=$only "$REPO/tools/kernel.sh" build "$1" 2>"$BUILD/state/$1.log") && walk_keep "$c" "$img"; then
+			echo "$name" >>"$steps"
+			ktap_ok "$name" "$((SECONDS - t0)) s"
+		else
+			tail -n 8 "$BUILD/state/$1.log" | sed 's/^/  /'
+			ktap_fail "$name" "see $BUILD/out/$1/build.log"
+		fi
+	done
+	walk_at "$tip" || echo "# $SERIES_WT_WHY"
+	[ "$KTAP_FAILED" != "$failed0" ] || [ "$(wc -l <"$steps")" != "$i" ] || mv "$steps" "$record"
+	rm -f "$steps"
+}
