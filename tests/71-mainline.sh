@@ -1,9 +1,7 @@
 #!/bin/bash
-# Suite 71: the mainline series (patches/mainline-7.3) on Debian's 7.3 base: it
-# applies; the m73-test kernel builds at the base and after every patch in
-# $BUILD/wt/m73 (plain incremental kbuild; cached under a key of every input);
-# the base and the tip boot on the HWP machine (tests/hwp-machine/m73-guest.sh),
-# where each input a patch refuses or clamps is shown before and after it.
+# Suite 71: patches/mainline-7.3 on Debian's 7.3 base: applies, builds at every
+# patch (walk() in $BUILD/wt/m73), suite 20's checks; the base and the tip boot on
+# the HWP machine (m73-guest.sh) to show each input a patch refuses, before and after.
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${M73_VERSION:?}" "${M73_KSRC:?}"
 . "$REPO/tools/lib/ktap.sh"
@@ -14,8 +12,7 @@ export BASE_TAG=base-$BASE_VERSION
 wt=$BUILD/wt/m73 out=$BUILD/state/71-mainline
 mkdir -p "$out" "$BUILD/out/m73-base" "$BUILD/out/m73-tip"
 n=$(find "$PATCHES" -name '*.patch' ! -name '0000-*' 2>/dev/null | wc -l)
-# base, tree, the builds, suite 20 on the series, the tip's tests built, two
-# boots, seven checks of the boots, the tip's tests (check.py m73), hwp-trace.py
+# base, tree, builds, suite 20, tests built, 2 boots, 7 checks, check.py m73, hwp-trace.py
 ktap_plan $((2 + 1 + n + 1 + 1 + 2 + 7 + 2))
 
 "$REPO/tools/fetch-base.sh" source-7.3 >"$out/base.log" 2>&1 || ktap_stop "no 7.3 base: $(tail -n 3 "$out/base.log")"

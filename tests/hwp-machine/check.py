@@ -71,6 +71,18 @@ def trace_vs_record(check, tl, keys):
         return ok, "; ".join(notes) + "; %s events in all" % keys.get("TRACE-EVENTS")
 
 
+def kselftest(check, tl, keys):
+    """KSELFTEST-RC 0, and every result of the plan in KSELFTEST: lines ok, none skipped."""
+    @check("kselftest intel_pstate/hwp_request passes on the real driver (no skip)")
+    def _():
+        with open(tl.console, errors="replace") as f:
+            out = [line.split(": ", 1)[1].strip() for line in f if line.startswith("KSELFTEST: ")]
+        plan = [int(x[3:]) for x in out if re.fullmatch(r"1\.\.\d+", x)]
+        oks = [x for x in out if re.match(r"ok \d+ ", x) and "# SKIP" not in x]
+        return (keys.get("KSELFTEST-RC") == "0" and plan and len(oks) == plan[0],
+                "exit status %s; %d of %s results ok, not skipped" % (keys.get("KSELFTEST-RC"), len(oks), plan or "no plan"))
+
+
 def at_end(check, tl, name, ph, cpu, cond, note=lambda seen: seen):
     """Check COND(the request in effect at the end of PH on CPU), noting
     NOTE(what PH wrote and left in effect)."""
@@ -331,8 +343,7 @@ def driver(check, tl, keys):
         return (keys.get("KSELFTEST-TRACE-RC") == "0" and via and not any(" # SKIP" in x for x in out),
                 "exit status %s; %s" % (keys.get("KSELFTEST-TRACE-RC"), (via or out[-1:] or ["no output"])[0]))
 
-    check("kselftest intel_pstate/hwp_request passes on the real driver (no skip)")(
-        lambda: (keys.get("KSELFTEST-RC") == "0", "exit status %s" % keys.get("KSELFTEST-RC")))
+    kselftest(check, tl, keys)
     no_warning(check, tl, "no warning in the guest's kernel log")
 
 
@@ -736,8 +747,7 @@ def m73(check, tl, keys):
                 and not [x for x in ku if x.startswith("not ok")], "insmod %s; %d cases ok; %s" % (
                     keys.get("KUNIT-RC"), len(cases), " | ".join(ku[-3:]) or "no KUnit output"))
 
-    check("kselftest intel_pstate/hwp_request passes on the real driver (no skip)")(
-        lambda: (keys.get("KSELFTEST-RC") == "0", "exit status %s" % keys.get("KSELFTEST-RC")))
+    kselftest(check, tl, keys)
     no_warning(check, tl, "m73: no warning in the guest's kernel log")
 
 

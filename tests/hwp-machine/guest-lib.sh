@@ -9,9 +9,8 @@ phase() {
 	[ -n "${nomark:-}" ] || hwpload mark $n || echo "GUEST-ERROR=mark $n failed"
 	echo "PHASE $n $1"
 }
-# load_phase NAME CPU TEST SECS LOAD...: phase NAME runs LOAD (in the background)
-# until TEST holds on CPU's request (at most 30 s), then SECS s more, the hold
-# the host judges from the first request that reached the state on
+# load_phase NAME CPU TEST SECS LOAD...: phase NAME runs LOAD until TEST holds on CPU's
+# request (at most 30 s), then SECS s more: the hold the host judges (from_first())
 load_phase() {
 	name=$1 lcpu=$2 ltest=$3 lsecs=$4
 	shift 4

@@ -181,7 +181,9 @@ grep ': intel_pstate_adjust_perf: .*written=1' $tr/trace | sed 's/^/TRACE: /'
 # the series' HWP kselftest, on the real driver
 phase kselftest
 if [ -x /bin/hwp_request ]; then
-	hwp_request; say KSELFTEST-RC $?
+	hwp_request >/tmp/kselftest 2>&1
+	say KSELFTEST-RC $?
+	sed 's/^/KSELFTEST: /' /tmp/kselftest
 else
 	say KSELFTEST-RC missing
 fi

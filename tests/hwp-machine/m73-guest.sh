@@ -1,12 +1,8 @@
-# Guest of suite 71 on the emulated HWP machine (vCPU 1 an efficiency core,
-# highest 24), for the 7.3 base and the mainline series' tip alike: the
-# driver steering, then each input a patch of the series refuses or clamps,
-# written and read back (KEY=value lines, checked by the suite). Every
-# setting is restored after its write.
+# Guest of suite 71 (7.3 base and tip alike): the driver steering, then each input
+# a patch refuses or clamps, written, read back (KEY=value) and restored.
 set -u
 . /lib/hwp-guest-lib.sh
 p=$c/cpu0/cpufreq pst=$c/intel_pstate
-say KERNEL "$(uname -r)"
 say DRIVER "$(cat $p/scaling_driver 2>/dev/null || echo none)"
 say STATUS "$(cat $pst/status 2>/dev/null || echo absent)"
 say GOVERNOR "$(cat $p/scaling_governor 2>/dev/null)"
@@ -36,9 +32,8 @@ echo 100 >$pst/max_perf_pct
 echo 1 >$pst/no_turbo
 write $pst/no_turbo 2147483648 NOTURBO-2P31
 echo 0 >$pst/no_turbo
-# the series' own tests, where this kernel has them (the tip): its KUnit
-# module, its trace event under a load (the host compares it with the
-# record), its kselftest
+# the series' own tests where the kernel has them (the tip): KUnit, the trace
+# event under a load (the host compares it with the record), the kselftest
 if [ -f /lib/adjust-perf-test.ko ]; then
 	insmod /lib/adjust-perf-test.ko
 	say KUNIT-RC $?

@@ -58,11 +58,10 @@ base_key() {
 	} | sha256sum | cut -c1-64
 }
 
-# walk KERNEL SUITE PREFIX: KERNEL built in $wt at $base (a bzImage) and after every
-# commit to $branch (vmlinux; a bzImage at the tip when WALK_TIP_IMAGE=1), one result
-# "PREFIXbuilds at base|patch NN: subject" each; walk_keep COMMIT IMAGE (the caller's)
-# keeps what a step leaves. With the inputs of a walk that passed (walk_key KERNEL
-# SUITE), its results as cached (CHECK_FRESH=1 builds). Ends at the tip.
+# walk KERNEL SUITE PREFIX: KERNEL built in $wt at $base (bzImage) and after each commit
+# (vmlinux; bzImage at the tip with WALK_TIP_IMAGE=1), a result "PREFIXbuilds at ..." each;
+# the caller's walk_keep COMMIT IMAGE keeps what a step leaves. The inputs of a walk that
+# passed (walk_key KERNEL SUITE) give its results as cached (CHECK_FRESH=1 builds).
 walk() {
 	local key record tip when name c i=0 only t0 img steps failed0=$KTAP_FAILED
 	key=$(walk_key "$1" "$2") tip=$(git -C "$KSRC" rev-parse "$branch")
