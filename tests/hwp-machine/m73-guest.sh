@@ -2,7 +2,7 @@
 # a patch refuses or clamps, written, read back (KEY=value) and restored.
 set -u
 . /lib/hwp-guest-lib.sh
-p=$c/cpu0/cpufreq pst=$c/intel_pstate
+p=$c/cpu0/cpufreq pst=$c/intel_pstate tr=/sys/kernel/tracing
 say DRIVER "$(cat $p/scaling_driver 2>/dev/null || echo none)"
 say STATUS "$(cat $pst/status 2>/dev/null || echo absent)"
 say GOVERNOR "$(cat $p/scaling_governor 2>/dev/null)"
@@ -39,19 +39,19 @@ if [ -f /lib/adjust-perf-test.ko ]; then
 	say KUNIT-RC $?
 	dmesg | sed 's/^\[[ 0-9.]*\] //' | grep -E '^ *(KTAP|1\.\.|(not )?ok |# Subtest)' | sed 's/^ */KUNIT: /'
 fi
-tr=/sys/kernel/tracing ev=/sys/kernel/tracing/events/intel_pstate/intel_pstate_adjust_perf
+ev=$tr/events/intel_pstate/intel_pstate_adjust_perf
 mount -t tracefs nodev $tr 2>/dev/null
 if [ -d $ev ]; then
 	caps 1
 	wake_until 1 "des <= $highest / 2"
 	echo 1 >$ev/enable
 	phase trace-on
-	hwpload spin 1 600 &
-	load=$!
+	hwpload spin 1 600 & load=$!
 	wait_for 1 30 "des == $highest && min < des"
+	kill $load; wait $load 2>/dev/null
+	wake_until 1 "des <= $highest / 2"  # the fall too: more than one write or two
 	phase trace-off
 	echo 0 >$ev/enable
-	kill $load; wait $load 2>/dev/null
 	say TRACE-EVENTS "$(grep -c ': intel_pstate_adjust_perf: ' $tr/trace)"
 	grep ': intel_pstate_adjust_perf: ' $tr/trace | sed 's/^/TRACE: /'
 fi
