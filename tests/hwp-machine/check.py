@@ -79,8 +79,9 @@ def kselftest(check, tl, keys):
             out = [line.split(": ", 1)[1].strip() for line in f if line.startswith("KSELFTEST: ")]
         plan = [int(x[3:]) for x in out if re.fullmatch(r"1\.\.\d+", x)]
         oks = [x for x in out if re.match(r"ok \d+ ", x) and "# SKIP" not in x]
-        return (keys.get("KSELFTEST-RC") == "0" and plan and len(oks) == plan[0],
-                "exit status %s; %d of %s results ok, not skipped" % (keys.get("KSELFTEST-RC"), len(oks), plan or "no plan"))
+        said = [x for x in out if x.startswith("#") or x not in oks and " ok " in " " + x]  # its messages, results not ok
+        return (keys.get("KSELFTEST-RC") == "0" and plan and len(oks) == plan[0], "exit status %s; %d of %s results ok, not skipped: %s"
+                % (keys.get("KSELFTEST-RC"), len(oks), plan or "no plan", " | ".join(said)))
 
 
 def at_end(check, tl, name, ph, cpu, cond, note=lambda seen: seen):

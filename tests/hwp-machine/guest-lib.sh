@@ -46,8 +46,7 @@ wake_until() {
 		wakes=$((wakes + 1))
 	done
 }
-# wait_until SECONDS COMMAND...: poll every 0.1 s; status 1 if it never succeeded
-# (its counter is not "i", which its callers' loops use)
+# wait_until SECONDS COMMAND...: poll every 0.1 s, status 1 if never true (counter "tries": callers use "i")
 wait_until() {
 	tries=0 secs=$1
 	shift
