@@ -10,7 +10,7 @@ mkdir -p "$tmp"
 . "$REPO/tools/lib/series-wt.sh"
 wt=$BUILD/wt/warn-base # its own worktree, at the base
 . "$REPO/tools/lib/ktap.sh"
-ktap_plan 2
+ktap_plan $((1 + ${WARN_CLANG:-1})) # suite 71 runs it on the 7.3 series with WARN_CLANG=0
 
 { series_wt && walk_at "$base"; } || ktap_stop "$SERIES_WT_WHY"
 
@@ -98,5 +98,5 @@ if command -v sparse >/dev/null; then
 else
 	ktap_fail "gcc W=1 and sparse" "sparse is not installed (make deps)"
 fi
-ktap_sub "clang W=1" compare llvm
+[ "${WARN_CLANG:-1}" = 0 ] || ktap_sub "clang W=1" compare llvm
 exit 0

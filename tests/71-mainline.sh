@@ -12,8 +12,8 @@ export BASE_TAG=base-$BASE_VERSION
 wt=$BUILD/wt/m73 out=$BUILD/state/71-mainline
 mkdir -p "$out" "$BUILD/out/m73-base" "$BUILD/out/m73-tip"
 n=$(find "$PATCHES" -name '*.patch' ! -name '0000-*' 2>/dev/null | wc -l)
-# base, tree, builds, suite 20, tests built, 2 boots, 7 checks, check.py m73, hwp-trace.py
-ktap_plan $((2 + 1 + n + 1 + 1 + 2 + 7 + 2))
+# base, tree, builds, suites 20 and 25, tests built, 2 boots, 7 checks, check.py m73, hwp-trace.py
+ktap_plan $((2 + 1 + n + 2 + 1 + 2 + 7 + 2))
 
 "$REPO/tools/fetch-base.sh" source-7.3 >"$out/base.log" 2>&1 || ktap_stop "no 7.3 base: $(tail -n 3 "$out/base.log")"
 ktap_ok "the 7.3 base, $BASE_TAG"
@@ -32,6 +32,7 @@ tip=$(git -C "$KSRC" rev-parse "$branch")
 WALK_TIP_IMAGE=1 walk m73-test tests/71-mainline.sh "7.3 "
 ktap_sub "checkpatch --strict, identity and kernel-doc (suite 20)" env PATCHES="$PATCHES" KSRC="$wt" KDOC=7.3 \
 	CHECKPATCH_EXCEPTIONS="$REPO/tests/checkpatch-exceptions-7.3" "$REPO/tests/20-series-style.sh"
+ktap_sub "no new W=1 or sparse warning in the files the series touches (suite 25, gcc)" env BUILD="$BUILD/m73" WARN_CLANG=0 "$REPO/tests/25-series-warnings.sh"
 
 # --- the boots -----------------------------------------------------------------
 HWP_QEMU=$("$REPO/tools/build-qemu.sh" 2>"$out/qemu-build.err") ||

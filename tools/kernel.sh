@@ -44,8 +44,8 @@ field() { # NAME FIELD
 	esac
 }
 
-# config NAME TREE-DIR FILE: the fragments in order; on the walk and base
-# trees only the symbols the tree defines; a "# drop: REGEX" line of a
+# config NAME TREE-DIR FILE: the fragments in order; on the kernel trees (not the
+# harness's) only the symbols the tree defines; a "# drop: REGEX" line of a
 # fragment drops what the fragments before it say about those symbols
 config() {
 	local name=$1 dir=$2 file=$3 tree f drop tmp
@@ -60,7 +60,7 @@ config() {
 			cp "$tmp" "$file"
 		fi
 		case $tree in
-		walk | base | m73)
+		walk | base | m73 | series)
 			"$here/filter-fragments.sh" "$dir" "$tmp" "$REPO/$f"
 			cat "$tmp" >>"$file" ;;
 		*) cat "$REPO/$f" >>"$file" ;;

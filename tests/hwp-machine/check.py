@@ -75,8 +75,7 @@ def kselftest(check, tl, keys):
     """KSELFTEST-RC 0, and every result of the plan in KSELFTEST: lines ok, none skipped."""
     @check("kselftest intel_pstate/hwp_request passes on the real driver (no skip)")
     def _():
-        with open(tl.console, errors="replace") as f:
-            out = [line.split(": ", 1)[1].strip() for line in f if line.startswith("KSELFTEST: ")]
+        out = [line.split(": ", 1)[1].strip() for line in open(tl.console, errors="replace") if line.startswith("KSELFTEST: ")]
         plan = [int(x[3:]) for x in out if re.fullmatch(r"1\.\.\d+", x)]
         oks = [x for x in out if re.match(r"ok \d+ ", x) and "# SKIP" not in x]
         said = [x for x in out if x.startswith("#") or x not in oks and " ok " in " " + x]  # its messages, results not ok
