@@ -7,7 +7,6 @@ set -uo pipefail
 . "$REPO/tools/lib/ktap.sh"
 . "$REPO/tools/lib/hwp-machine.sh"
 export PATCHES=$REPO/patches/mainline-7.3 KSRC=$M73_KSRC BASE_VERSION=${M73_VERSION//\~/_}
-export BASE_TAG=base-$BASE_VERSION
 . "$REPO/tools/lib/series-wt.sh"
 wt=$BUILD/wt/m73 out=$BUILD/state/71-mainline
 mkdir -p "$out" "$BUILD/out/m73-base" "$BUILD/out/m73-tip"
@@ -16,7 +15,7 @@ n=$(find "$PATCHES" -name '*.patch' ! -name '0000-*' 2>/dev/null | wc -l)
 ktap_plan $((2 + 1 + n + 2 + 1 + 2 + 7 + 2))
 
 "$REPO/tools/fetch-base.sh" source-7.3 >"$out/base.log" 2>&1 || ktap_stop "no 7.3 base: $(tail -n 3 "$out/base.log")"
-ktap_ok "the 7.3 base, $BASE_TAG"
+ktap_ok "the 7.3 base, $base"
 "$REPO/tools/series.sh" tree >"$out/tree.log" 2>&1 ||
 	ktap_stop "patches/mainline-7.3 does not apply: $(tail -n 5 "$out/tree.log" | tr '\n' ' ')"
 ktap_ok "patches/mainline-7.3 applies to the 7.3 base ($n patches)"

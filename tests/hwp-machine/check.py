@@ -740,12 +740,13 @@ def m73(check, tl, keys):
 
     @check("the KUnit suite intel_pstate_adjust_perf passes, every case reported")
     def _():
-        with open(tl.console, errors="replace") as f:
-            ku = [line.split(": ", 1)[1].strip() for line in f if line.startswith("KUNIT: ")]
+        ku = [line.split(": ", 1)[1].strip() for line in open(tl.console, errors="replace") if line.startswith("KUNIT: ")]
+        at = ku.index("# Subtest: intel_pstate_adjust_perf") if "# Subtest: intel_pstate_adjust_perf" in ku else len(ku)
+        plan = [int(x[3:]) for x in ku[at + 1:at + 2] if re.fullmatch(r"1\.\.\d+", x)]  # the suite's plan: its cases
         cases = [x for x in ku if re.match(r"ok \d+ adjust_perf_test_", x)]
-        return (keys.get("KUNIT-RC") == "0" and "ok 1 intel_pstate_adjust_perf" in ku and len(cases) >= 7
-                and not [x for x in ku if x.startswith("not ok")], "insmod %s; %d cases ok; %s" % (
-                    keys.get("KUNIT-RC"), len(cases), " | ".join(ku[-3:]) or "no KUnit output"))
+        return (keys.get("KUNIT-RC") == "0" and "ok 1 intel_pstate_adjust_perf" in ku and plan and len(cases) == plan[0]
+                and not [x for x in ku if x.startswith("not ok")], "insmod %s; %d of %s cases ok; %s" % (
+                    keys.get("KUNIT-RC"), len(cases), plan or "no plan", " | ".join(ku[-3:]) or "no KUnit output"))
 
     kselftest(check, tl, keys)
     no_warning(check, tl, "m73: no warning in the guest's kernel log")
