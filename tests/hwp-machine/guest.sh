@@ -173,8 +173,8 @@ phase floor-idle; echo floor >$m
 wake_until 1 "des == 0 && min <= $hi1 / 2"
 sleep 0.1  # past hwp_record.py's GRACE, as wait_for
 phase trace-off
-echo hints >$m
 echo 0 >$tr/events/intel_pstate/intel_pstate_adjust_perf/enable
+echo hints >$m # after the event is off: its writes are not the window's
 say TRACE-EVENTS "$(grep -c ': intel_pstate_adjust_perf: ' $tr/trace)"
 grep ': intel_pstate_adjust_perf: .*written=1' $tr/trace | sed 's/^/TRACE: /'
 
