@@ -8,14 +8,12 @@ set -uo pipefail
 . "$REPO/tools/lib/ktap.sh"
 ktap_plan 7
 # the kernels first: they need no patches
-if "$REPO/tools/kernel.sh" table >"$BUILD/.kernels.md" 2>&1 &&
+"$REPO/tools/kernel.sh" table >"$BUILD/.kernels.md" 2>&1 &&
 	grep -qxFf "$BUILD/.kernels.md" "$REPO/Documentation/project/kernels.md" &&
 	[ "$(grep -cxFf "$BUILD/.kernels.md" "$REPO/Documentation/project/kernels.md")" = "$(wc -l <"$BUILD/.kernels.md")" ] &&
-	[ "$(grep -c '^| `' "$REPO/Documentation/project/kernels.md")" = "$(grep -c '^| `' "$BUILD/.kernels.md")" ]; then
-	ktap_ok "kernels.md holds the table of configs/kernels" "$(($(wc -l <"$BUILD/.kernels.md") - 2)) kernels"
-else
-	ktap_fail "kernels.md holds the table of configs/kernels" "Documentation/project/kernels.md differs from 'tools/kernel.sh table' (paste its output there)"
-fi
+	[ "$(grep -c '^| `' "$REPO/Documentation/project/kernels.md")" = "$(grep -c '^| `' "$BUILD/.kernels.md")" ]
+ktap_rc "kernels.md holds the table of configs/kernels" $? "Documentation/project/kernels.md differs from 'tools/kernel.sh table' (paste its output there)" \
+	"$(($(wc -l <"$BUILD/.kernels.md") - 2)) kernels"
 rm -f "$BUILD/.kernels.md"
 # a call: the script's path, then its arguments (not a mention in a comment or a list)
 others=$(cd "$REPO" && grep -rlE '^[^#]*(\$\{?REPO\}?"?/tools|\$here|\$\(CURDIR\)/tools)/build-kernel\.sh"? ' tools tests mk Makefile |
@@ -31,12 +29,9 @@ else
 	head -n 60 <<<"$out"
 	ktap_fail "round-trip-byte-for-byte" "exporting the untouched branch does not reproduce patches/ (run 'make tree FORCE=1 export' and commit patches/ if the branch is right)"
 fi
-if [ -f "$REPO/patches/0000-cover-letter.patch" ] &&
-	! grep -q '\*\*\* SUBJECT HERE \*\*\*\|\*\*\* BLURB HERE \*\*\*' "$REPO/patches/0000-cover-letter.patch"; then
-	ktap_ok "cover-letter-has-text"
-else
-	ktap_fail "cover-letter-has-text" "patches/0000-cover-letter.patch missing or still a template"
-fi
+[ -f "$REPO/patches/0000-cover-letter.patch" ] &&
+	! grep -q '\*\*\* SUBJECT HERE \*\*\*\|\*\*\* BLURB HERE \*\*\*' "$REPO/patches/0000-cover-letter.patch"
+ktap_rc "cover-letter-has-text" $? "patches/0000-cover-letter.patch missing or still a template"
 if out=$("$REPO/tools/series.sh" files-status 2>&1); then
 	ktap_ok "kernel-files-are-the-series-tip" "$(tail -n 1 <<<"$out")"
 else
@@ -47,14 +42,11 @@ fi
 mo=$BUILD/.mail-test n=$(ls "$REPO"/patches/*.patch | wc -l)
 mail_as() { rm -rf "$mo"; printf '[user]\n\tname = %s\n\temail = test@example.net\n' "$1" >"$mo.cfg"
 	GIT_CONFIG_GLOBAL=$mo.cfg GIT_CONFIG_NOSYSTEM=1 VERSION=1 "$REPO/tools/mail.sh" 5.10 "$mo" >"$mo.log" 2>&1; }
-if mail_as "Test Sender" && [ "$(grep -lx 'From: Test Sender <test@example.net>' "$mo"/*.patch | wc -l)" = "$n" ] &&
+mail_as "Test Sender" && [ "$(grep -lx 'From: Test Sender <test@example.net>' "$mo"/*.patch | wc -l)" = "$n" ] &&
 	[ "$(grep -lx 'Signed-off-by: Test Sender <test@example.net>' "$mo"/*.patch | wc -l)" = $((n - 1)) ] &&
 	! grep -q 'perf-hints@example.org' "$mo"/*.patch && [ -z "$(grep -L '^To: .' "$mo"/*.patch)" ] &&
-	grep -q '^base-commit: ' "$mo"/0000-cover-letter.patch; then
-	ktap_ok "make-mail-signs-with-the-user-identity" "$n files"
-else
-	ktap_fail "make-mail-signs-with-the-user-identity" "$(tail -n 5 "$mo.log")"
-fi
+	grep -q '^base-commit: ' "$mo"/0000-cover-letter.patch
+ktap_rc "make-mail-signs-with-the-user-identity" $? "$(tail -n 5 "$mo.log")" "$n files"
 ktap_check "make-mail-refuses-the-placeholder" "tools/mail.sh took the placeholder name or wrote $mo" \
 	eval '! mail_as "Schedutil Perf Hints" && [ ! -e "$mo" ] && grep -q "need your identity" "$mo.log"'
 rm -rf "$mo" "$mo.cfg" "$mo.log"

@@ -65,11 +65,8 @@ for p in "${patches[@]}"; do
 		ktap_fail "checkpatch --strict $name" "${left//$'\n'/ } ($total errors warnings checks)"
 	fi
 	from=$(sed -n 's/^From: //p' "$p" | head -n 1)
-	if [ "$from" = "$SERIES_AUTHOR" ] && grep -qF "Signed-off-by: $SERIES_AUTHOR" "$p"; then
-		ktap_ok "identity $name"
-	else
-		ktap_fail "identity $name" "author '$from', expected '$SERIES_AUTHOR' with a Signed-off-by"
-	fi
+	[ "$from" = "$SERIES_AUTHOR" ] && grep -qF "Signed-off-by: $SERIES_AUTHOR" "$p"
+	ktap_rc "identity $name" $? "author '$from', expected '$SERIES_AUTHOR' with a Signed-off-by"
 done
 
 kdoc() { # name file [-function f ...]
@@ -94,11 +91,8 @@ done
 # each function asked for by name must be there and documented
 for ff in "${present[@]}"; do
 	f=${ff#*:}
-	if (cd "$KSRC" && ./scripts/kernel-doc -rst -function "$f" "${ff%%:*}" 2>/dev/null) |
-		grep -q "^.. c:function::.*\\b$f\\b"; then
-		ktap_ok "kernel-doc present $f"
-	else
-		ktap_fail "kernel-doc present $f" "no kernel-doc comment found in ${ff%%:*}"
-	fi
+	(cd "$KSRC" && ./scripts/kernel-doc -rst -function "$f" "${ff%%:*}" 2>/dev/null) |
+		grep -q "^.. c:function::.*\\b$f\\b"
+	ktap_rc "kernel-doc present $f" $? "no kernel-doc comment found in ${ff%%:*}"
 done
 exit 0
