@@ -4,8 +4,7 @@
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 . "$REPO/tools/lib/ktap.sh"
-base=base-${BASE_VERSION:?}
-branch=${SERIES_BRANCH:-series}
+. "$REPO/tools/lib/series-wt.sh"
 name=kunit-arm64-llvm
 ktap_plan 4
 
