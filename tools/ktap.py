@@ -57,14 +57,7 @@ class Ktap:
 
 
 class Checks:
-    """Named checks, registered before any of them runs:
-
-        cs = Checks()
-        @cs("name")
-        def _():
-            return passed, "what was seen"
-        sys.exit(cs.report(err))   # err: why every check fails unrun
-    """
+    """Named checks, registered before any of them runs (harness.md, "Tool reference")."""
 
     def __init__(self):
         self.list = []

@@ -1,7 +1,6 @@
 # shellcheck shell=bash disable=SC2034 # HWP_* are the callers'
-# What the suites that boot the emulated HWP machine need (sourced): hwp_prepare,
-# hwp_initrd, hwp_boot, hwp_guest_run. On a failure each function sets HWP_WHY and
-# returns non-zero. harness.md, "Tool reference".
+# What the suites that boot the emulated HWP machine need (sourced); each function, its
+# HWP_WHY and status: harness.md, "Tool reference".
 
 hwp_prepare() {
 	local dir=$1

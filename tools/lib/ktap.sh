@@ -1,8 +1,6 @@
 # shellcheck shell=bash
-# KTAP output for the shell suites (sourced): ktap_plan N first, then ktap_ok,
-# ktap_fail, ktap_skip, ktap_cached, ktap_check, ktap_rc, ktap_sub, ktap_skip_rest,
-# ktap_fail_rest, ktap_stop. Call them in the suite's own shell, not in a pipeline
-# or $(...). harness.md, "Tool reference"; the rules: "Test suites".
+# KTAP output for the shell suites (sourced): its functions, called in the suite's own
+# shell, not in a pipeline or $(...): harness.md, "Tool reference"; rules: "Test suites".
 
 KTAP_N=0
 KTAP_PLAN=0
@@ -37,7 +35,6 @@ ktap_check() {
 	shift 2
 	if "$@"; then ktap_ok "$name"; else ktap_fail "$name" "$why"; fi
 }
-# ktap_rc NAME STATUS WHY [NOTE]: ok NAME (with NOTE) if STATUS is 0, else not ok with WHY
 ktap_rc() { if [ "$2" = 0 ]; then ktap_ok "$1" "${4:-}"; else ktap_fail "$1" "$3"; fi; }
 
 ktap_sub() {
