@@ -1,9 +1,5 @@
 # Installable kernels: Debian packages of the series (tools/build-deb.sh,
 # Documentation/project/hardware-guide.md), not part of 'make check'.
-# Its knobs (KCONFIG, DEB_DIR, DEB_JOBS, DEB_LOCALVERSION, DEB_DEBUG_INFO,
-# DEB_FRAGMENT, DEB_BRANCH) reach it from the command line or environment.
-#   make deb DEB_BRANCH=base-5.10.262-1 DEB_LOCALVERSION=-stock \
-#            DEB_DIR=$PWD/build/deb-stock     the same kernel without the series
 
 DEB_DIR ?= $(BUILD)/deb
 

@@ -14,8 +14,7 @@ skips=() fails=() cached=() times=()
 run_start=${CHECK_START:-}
 case "$run_start" in '' | *[!0-9]*) run_start=$(date +%s) ;; esac
 first=""
-# suite_key SUITE: a hash of every input of a "cache: whole input" suite: files and changes
-# here and in the kernel tree, its refs, the installed packages, the harness's variables
+# suite_key SUITE: the key of a "cache: whole input" suite (harness.md, "Test suites")
 suite_key() {
 	{
 		git -C "$REPO" ls-files -s; git -C "$REPO" diff HEAD; git -C "$REPO" status --porcelain
@@ -34,8 +33,6 @@ for t in "$REPO"/tests/[0-9][0-9]-*.sh; do
 	echo "=== $suite"
 	start=$(date +%s)
 	[ -n "$first" ] || first=$start
-	# A "# cache: whole input" suite reads only what suite_key hashes: once it passed,
-	# the same key replays its output, each result "# cached DATE KEY" (CHECK_FRESH=1 runs it)
 	rec='' key=''
 	if grep -q '^# cache: whole input' "$t"; then
 		key=$(suite_key "$suite")

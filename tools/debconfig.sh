@@ -41,7 +41,6 @@ case $BASE in
 esac
 grep -q '^CONFIG_' "$base" || die "$BASE does not look like a kernel config"
 
-# Local build: no Debian certificates, no Debian signing key.
 local_frag=$OUTDIR/local.fragment
 {
 	echo '# written by tools/debconfig.sh: settings for a local build'
@@ -58,7 +57,6 @@ local_frag=$OUTDIR/local.fragment
 make -s -C "$KSRC" O="$OUTDIR" olddefconfig >>"$OUTDIR/merge.log" 2>&1 ||
 	{ tail -20 "$OUTDIR/merge.log" >&2; die "make olddefconfig failed"; }
 
-# Every option requested by a fragment must be set as requested.
 bad=0
 for f in "$@"; do
 	while IFS= read -r line; do

@@ -7,10 +7,6 @@
 #   tools/fetch-base.sh config        the linux-config-5.10 .deb
 #   tools/fetch-base.sh busybox-arm64 Debian's arm64 busybox-static binary
 #   tools/fetch-base.sh mainline-7.3  five files of linux-source-7.3 -> $BUILD/mainline-7.3
-# Environment: REPO BUILD KSRC BASE_VERSION M73_VERSION M73_KSRC; BASE_SHA256, M73_SHA256
-#   (a version not in base.sha256); MIRROR SECURITY_MIRROR (default: the system's apt
-#   sources); LOCAL_TARBALL, M73_DEB (a local .tar.xz or .deb instead of a download);
-#   MIN_FREE_MB (3000).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,7 +1,6 @@
 #!/bin/bash
 # Boot KERNEL on the emulated HWP machine, run suite 56's guest in its short mode and
-# print hwp_record.py's summary; exit 0 when every request in CPU 1's load carried a
-# DESIRED above MIN (->adjust_perf). harness.md, "Tool reference".
+# print hwp_record.py's summary; exit status: harness.md, "Tool reference".
 #   tools/hwp-steer.sh NAME KERNEL
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -85,8 +85,6 @@ for p in "$parts"/part*.log; do
 	python3 "$KSRC/tools/testing/kunit/kunit.py" parse --json="$p.json" "$p" >>"$out/kunit-parse.txt" 2>&1
 	[ -s "$p.json" ] && jsons+=("$p.json")
 done
-# one suite's cases as a KTAP document; exit non-zero, why on stderr, if a
-# case failed or (with no document) the suite is missing or ran zero cases
 suite_doc() {
 	python3 - "$REPO/tools" "$log" "$1" "${jsons[@]}" <<'EOF'
 import json, re, sys

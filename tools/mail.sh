@@ -1,9 +1,6 @@
 #!/bin/bash
-# tools/mail.sh 5.10|7.3 [OUTDIR]: branch series (patches/ on $KSRC, or
-# patches/mainline-7.3 on $M73_KSRC) re-signed by the user's git identity, as
-# mails in OUTDIR (default $BUILD/mail-SERIES; its *.patch replaced), To/Cc from
-# get_maintainer.pl, checked with checkpatch.pl --strict. Prints git send-email,
-# never runs it. VERSION=N, CHANGES=file from v2 on (harness.md, "make mail").
+# tools/mail.sh 5.10|7.3 [OUTDIR]: the series re-signed by the user's git identity, as mails
+# in OUTDIR (default $BUILD/mail-SERIES); sends nothing. harness.md, "Editing the series".
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=tools/lib/env.sh
@@ -22,7 +19,6 @@ out=${2:-$BUILD/mail-$series} vopt=()
 [ "$VERSION" = 1 ] || { [ -r "${CHANGES:-}" ] || die "VERSION=$VERSION needs CHANGES=<file>: what changed since v$((VERSION - 1))"; vopt=(-v "$VERSION"); }
 [ -d "$KSRC/.git" ] || die "no kernel tree in $KSRC: run 'make $tree'"
 g() { git -C "$KSRC" "$@"; }
-# the identity git uses in that tree (the user's configuration, not series.sh's)
 name=$(g config user.name || true) email=$(g config user.email || true)
 [ -n "$name" ] && [ -n "$email" ] && [[ $SERIES_AUTHOR != "$name <"* && $SERIES_AUTHOR != *"<$email>" ]] ||
 	die "the mails need your identity, not '${name:-(no user.name)} <${email:-(no user.email)}>'. Set it:
@@ -34,8 +30,6 @@ base=$(g rev-parse "$BASE_TAG^{commit}") tip=$base
 tmp=$(mktemp -d "$BUILD/.mail.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# Re-sign with commit-tree into $tmp's objects (the tree stays as it is): the
-# user authors each commit, their Signed-off-by replaces the placeholder's, once
 mkdir "$tmp/objects" && export GIT_OBJECT_DIRECTORY=$tmp/objects GIT_ALTERNATE_OBJECT_DIRECTORIES=$KSRC/.git/objects
 export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
 for c in $(g rev-list --reverse "$base..series"); do
@@ -47,9 +41,6 @@ done
 fp() { g format-patch -q --base="$base" --thread --subject-prefix="$prefix" "${vopt[@]}" "$@" "$base..$tip"; }
 fp -o "$tmp/p"
 
-# get_maintainer.pl's own switches split the recipients: --no-l prints the M:
-# and R: people (maintainers, reviewers) for To, --no-m --no-r the L: lists
-# for Cc. --no-fixes: the Debian tree has no history to look up Fixes: in.
 gm() { (cd "$KSRC" && ./scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback --no-fixes "$@" "$tmp"/p/*.patch); }
 to=$(gm --no-l)
 cc=$(gm --no-m --no-r)
@@ -59,7 +50,6 @@ args=() cmd=" --from=$(q "$from")"
 while read -r a; do args+=(--to="$a") cmd+=" \\"$'\n'"    --to=$(q "$a")"; done <<<"$to"
 while read -r a; do [ -z "$a" ] || args+=(--cc="$a"); done <<<"$cc"
 
-# The cover letter: 0000-cover-letter.patch's subject and text, the base, the changes
 cl=$PATCHES/0000-cover-letter.patch
 {
 	printf '%s\n\n' "$(awk '!inbody { inbody = ($0 == ""); next } /^[^ \t].* \([0-9]+\):$/ { exit } 1' "$cl")"
@@ -76,8 +66,6 @@ S=$(git mailinfo /dev/null /dev/null <"$cl" | sed -n 's/^Subject: //p') awk 'FNR
 echo "To:" && sed 's/^/  /' <<<"$to" && echo "Cc:" && sed 's/^/  /' <<<"$cc"
 log "wrote $(ls "$out"/*.patch | wc -l) mails in $out (From: $from)"
 
-# checkpatch --strict on each patch, but for the findings the series' cover
-# letter documents, listed in $exc (suite 20's format; optional for 7.3)
 accepted=$(grep -sv '^#' "$REPO/$exc" || true)
 bad=0
 for p in "$out"/*.patch; do

@@ -1,7 +1,6 @@
 #!/bin/bash
-# Boot a kernel + initramfs under QEMU TCG (never KVM: guests hang with it here)
-# until mkinitramfs.sh's end marker; options: usage(). Exit 0 at the marker without
-# a panic; 1 on panic, timeout or no marker; 2 on usage. harness.md, "Tool reference".
+# Boot a kernel + initramfs under QEMU TCG (never KVM: guests hang with it here) until
+# mkinitramfs.sh's end marker; options: usage(); exit status: harness.md, "Tool reference".
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
