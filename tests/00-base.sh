@@ -1,7 +1,6 @@
 #!/bin/bash
-# Suite 00: the pinned Debian bases (5.10, and 7.3 for the mainline series), and
-# the refusals of tools/fetch-base.sh for each. The error cases run against a
-# scratch build directory, never the real cache.
+# Suite 00: the pinned bases and fetch-base.sh's refusals, those in a scratch build dir
+# (never the real cache). harness.md, "Test suites".
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}" "${BASE_VERSION:?}" "${M73_VERSION:?}" "${M73_KSRC:?}"
 fetch=$REPO/tools/fetch-base.sh

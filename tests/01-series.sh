@@ -1,6 +1,5 @@
 #!/bin/bash
-# Suite 01: `make tree` on a scratch repository and on the real series, and
-# the fixes at its front alone (tools/series-alone.sh; harness.md, "Test suites").
+# Suite 01: `make tree`, the real series, its fixes alone. harness.md, "Test suites".
 # cache: whole input (tools/check.sh: reported cached when nothing it reads changed)
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"

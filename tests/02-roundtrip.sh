@@ -1,8 +1,5 @@
 #!/bin/bash
-# Suite 02: exporting the untouched branch (to a scratch directory) gives
-# patches/ byte for byte, the kernel files are the series tip's, kernels.md
-# holds `tools/kernel.sh table`, only tools/kernel.sh calls build-kernel.sh,
-# and `make mail` signs with the user's identity, never the placeholder.
+# Suite 02: the round trips (patches/, kernel files, kernels.md, make mail). harness.md, "Test suites".
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 . "$REPO/tools/lib/ktap.sh"

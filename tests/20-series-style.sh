@@ -1,8 +1,6 @@
 #!/bin/bash
-# Suite 20: the series' style with the kernel's own tools: checkpatch.pl
-# --strict, author and Signed-off-by, kernel-doc (harness.md, "Test suites").
-# Suite 71 runs it on the mainline series (PATCHES, KSRC and
-# CHECKPATCH_EXCEPTIONS set, KDOC=7.3).
+# Suite 20: the series' style (harness.md, "Test suites"); suite 71 runs it on the
+# mainline series (PATCHES, KSRC and CHECKPATCH_EXCEPTIONS set, KDOC=7.3).
 # cache: whole input (tools/check.sh: reported cached when nothing it reads changed)
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"

@@ -1,7 +1,6 @@
 #!/bin/bash
 # shellcheck disable=SC2317 # compare() runs under ktap_sub
-# Suite 25: no new W=1/sparse (gcc) or W=1 (clang) warning in the objects the
-# series touches, base (warn-base*) against series. harness.md "Test suites".
+# Suite 25: no new warning in the objects the series touches. harness.md "Test suites".
 # cache: whole input (tools/check.sh: reported cached when nothing it reads changed)
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"

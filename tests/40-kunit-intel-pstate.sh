@@ -1,6 +1,5 @@
 #!/bin/bash
-# Suite 40: patch 12's intel_pstate_perf KUnit suite in the x86 test kernel's
-# KUnit boot (tools/kunit-boot.sh, shared with 45). harness.md "Test suites".
+# Suite 40: patch 12's KUnit suite in the KUnit boot shared with 45. harness.md "Test suites".
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 suite=intel_pstate_perf

@@ -1,7 +1,6 @@
 #!/bin/bash
-# Suite 58: the debug-x86 kernel's KUnit suites, then tests/robustness/guest.sh
-# on the emulated HWP machine, each scenario's record checked; no splat.
-# Knobs (ROBUST_ITER, SPTEST_FULL, ...): Documentation/project/robustness.md.
+# Suite 58: the debug-x86 kernel, harness.md "Test suites"; its knobs (ROBUST_ITER,
+# SPTEST_FULL, ...): Documentation/project/robustness.md.
 set -uo pipefail
 . "$(dirname "$0")/../tools/lib/env.sh"
 export REPO BUILD KSRC

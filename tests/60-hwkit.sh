@@ -1,7 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Suite 60: the HWP kselftest (patch 14) here and on tests/hwkit's emulation;
-# tools/hwp-ab.py's dry run and no-RAPL path (harness.md "Test suites"). An
+# Suite 60: the HWP kselftest and tools/hwp-ab.py (harness.md "Test suites"). An
 # expected skip of the selftest is an ok; what this machine cannot run, a SKIP.
 set -u
 

@@ -1,7 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Suite 61: Kconfig.fragment onto Debian's 5.10 amd64 config through
-# tools/debconfig.sh, as 'make deb' does (harness.md "Test suites").
+# Suite 61: Kconfig.fragment onto Debian's config, as 'make deb' does. harness.md "Test suites".
 # cache: whole input (tools/check.sh: reported cached when nothing it reads changed)
 set -u
 
