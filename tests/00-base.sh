@@ -77,7 +77,6 @@ if [ -n "$src" ]; then
 	expect corrupted-local-copy-refused "refusing $lv"
 	ktap_check corrupted-local-copy-kept "the user's file was deleted" [ -f "$scratch/corrupt.deb" ]
 	rm -f "$scratch/corrupt.deb"
-	# not enough disk: refused before unpacking
 	rm -rf "$scratch/b"
 	run "$lv=$src" MIN_FREE_MB=999999999
 	expect disk-full-refused "not enough free disk space"
@@ -88,7 +87,6 @@ else
 	done
 fi
 
-# a version with no pinned checksum
 rm -rf "$scratch/b"
 run "${vv}_VERSION=${pkg#linux-source-}.0-0"
 expect unpinned-version-refused "no pinned sha256"

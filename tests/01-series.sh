@@ -46,7 +46,6 @@ ktap_rc "scratch-cover-letter-kept" $? "subject or text of the cover letter lost
 s PATCHES="$scratch/p3" "$series" tree 2>&1 | grep -q "up to date"
 ktap_rc "tree-reuses-existing-branch" $? "did not recognise the applied series"
 
-# local work on the branch is not thrown away
 (cd "$k" && echo more >>drivers/cpufreq/new.c && GIT_CONFIG_GLOBAL=/dev/null git -c user.name=a -c user.email=a@b commit -q -am "wip") >/dev/null
 tip=$(git -C "$k" rev-parse HEAD)
 cp -r "$scratch/p3" "$scratch/p4" && echo >>"$scratch/p4/0002-cpufreq-add-new.c.patch"
@@ -54,7 +53,6 @@ cp -r "$scratch/p3" "$scratch/p4" && echo >>"$scratch/p4/0002-cpufreq-add-new.c.
 	grep -q "not in patches/" "$scratch/out" && [ "$(git -C "$k" rev-parse HEAD)" = "$tip" ]
 ktap_rc "tree-keeps-unexported-work" $? "$(tr '\n' ' ' <"$scratch/out")"
 
-# a patch that does not apply: named, with the file, and the tree left sane
 mkdir "$scratch/bad"
 cp "$scratch/p3"/*.patch "$scratch/bad/"
 sed -i 's/^-two$/-zwei/' "$scratch/bad/0001-cpufreq-change-two.patch"

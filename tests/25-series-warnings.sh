@@ -56,7 +56,6 @@ no_compile() {
 	[ -z "${2:-}" ] || tail -n 10 "$tmp/$2.log" "$tmp/$2.raw" 2>/dev/null
 	ktap_plan 1; ktap_fail "compiles the touched files" "$1"
 }
-# no_new NAME NEW: ok NAME when NEW (warnings) is empty, else its first lines and not ok
 no_new() {
 	if [ -z "$2" ]; then ktap_ok "$1"; return; fi
 	echo "$2" | head -n 10; ktap_fail "$1" "$(echo "$2" | wc -l) new"

@@ -54,6 +54,5 @@ else
 	echo "$w" | head -n 10 | sed 's/^/  /'
 	ktap_fail "clang $arch: no warning in the files the series touches" "$(echo "$w" | wc -l) warnings in them"
 fi
-# the KUnit suites, booted: boot, console and each suite's cases
 ktap_sub "clang $arch kunit" "$REPO/tools/kunit-boot.sh" "$arch" "$img" cpufreq-perf-test
 exit 0

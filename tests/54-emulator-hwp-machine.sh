@@ -36,7 +36,6 @@ boot_smoke() {
 		--append "$ARGS" --timeout 300 --smp 2 --log "$logs/54-$1.log" "${@:2}" >"$out/$1.qemu" 2>&1 &&
 		tr -d '\r' <"$logs/54-$1.log"
 }
-# val CONSOLE KEY: the value of the first KEY=... line
 val() { printf '%s\n' "$1" | sed -n "s/^$2=//p" | head -n1; }
 if ! con_stock=$(boot_smoke stock); then
 	ktap_fail "stock machine unchanged" "the stock machine did not reach its end marker (log: $logs/54-stock.log)"

@@ -16,7 +16,6 @@ ARGS="intel_pstate=passive cpufreq.default_governor=schedutil"
 . "$REPO/tools/lib/hwp-machine.sh"
 ktap_plan 6
 
-# the machine, the series (the x86 test kernel) and hwpload
 hwp_prepare "$dir" || { ktap_fail "kernels and machine build" "$HWP_WHY"; ktap_stop "$HWP_WHY"; }
 series_img=$HWP_IMG
 # the base kernel: suite 21's copy of the walk's base step, else built here the same way

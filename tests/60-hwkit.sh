@@ -58,7 +58,6 @@ if [ -z "$bin" ] && [ -f "$selftest/hwp_request.c" ]; then
 	done
 elif [ -n "$bin" ]; then
 	chmod 755 "$bin"
-	# On the host, as root.
 	if grep -qw hwp /proc/cpuinfo; then
 		ktap_skip "${sel[1]}" "this host has HWP: run $bin on it by hand instead"
 	elif [ "$(id -u)" != 0 ]; then
@@ -153,7 +152,6 @@ name="hwp-ab dry run writes the table and CSV"
 if ! command -v python3 >/dev/null || ! command -v gcc >/dev/null; then
 	ktap_fail "$name" "python3 or gcc missing (make deps installs both)"
 else
-	# two labelled dry runs, then the table with the first as the baseline
 	res=$work/ab
 	rc=0
 	for l in dry-a dry-b; do

@@ -29,12 +29,11 @@ elif ! deb=$("$REPO/tools/fetch-base.sh" config 2>"$work/fetch.log"); then
 fi
 [ -z "$why" ] || ktap_stop "$why" 1
 
-# 1. The product's fragment on Debian's config.
 n=$(grep -cE '^(CONFIG_[A-Z0-9_]+=|# CONFIG_[A-Z0-9_]+ is not set)' "$frag")
 "$REPO/tools/debconfig.sh" "$KSRC" "$work/debian" "$deb" "$frag" >"$work/debian.log" 2>&1
 ktap_rc "${names[0]}" $? "$(grep -E 'debconfig: ' "$work/debian.log" | tr '\n' '|')" "$n options"
 
-# 2. A config as an installed Debian kernel has it, with Debian's certificate paths.
+# A config as an installed Debian kernel has it, with Debian's certificate paths.
 base=$work/debian/base.config
 if [ -f "$base" ]; then
 	{
@@ -56,7 +55,6 @@ else
 	ktap_fail "${names[1]}" "no base config extracted (see the first check)"
 fi
 
-# 3. An option that cannot stick must fail the merge, naming the option.
 {
 	cat "$frag"
 	echo 'CONFIG_HWKIT_NO_SUCH_OPTION=y'

@@ -123,7 +123,6 @@ harness_files() {
 	done
 }
 
-# "N" of the "# diff: N of M" line in $1
 diff_n() { sed -n 's/^# diff: \([0-9]*\) of .*/\1/p' "$1" 2> /dev/null; }
 
 # The feature tip: the parent of the first commit with a deviation label.

@@ -14,7 +14,7 @@ DEB_LOCALVERSION=${DEB_LOCALVERSION:--hwp}
 DEB_BRANCH=${DEB_BRANCH:-series}
 export DEB_DEBUG_INFO=${DEB_DEBUG_INFO:-0}
 
-# 1. Host tools (command:package): what Debian's kernel packaging and the build need.
+# Host tools (command:package): what Debian's kernel packaging and the build need.
 missing=()
 tools="gcc:gcc make:make bc:bc bison:bison flex:flex perl:perl xz:xz-utils cpio:cpio
 	rsync:rsync depmod:kmod fakeroot:fakeroot dpkg-buildpackage:dpkg-dev"
@@ -29,7 +29,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   sudo apt-get install ${missing[*]}"
 fi
 
-# 2. The base config.
 if [ -z "$KCONFIG" ]; then
 	log "base config: Debian's linux-config-5.10 (config.amd64_none_amd64)"
 	KCONFIG=$(env REPO="$REPO" BUILD="$BUILD" "$here/fetch-base.sh" config) ||
@@ -38,7 +37,6 @@ fi
 [ -f "$KCONFIG" ] || die "KCONFIG=$KCONFIG does not exist"
 [ -f "$DEB_FRAGMENT" ] || die "fragment $DEB_FRAGMENT does not exist"
 
-# 3. A clean checkout of the branch to build.
 git -C "$KSRC" rev-parse --verify -q "$DEB_BRANCH^{commit}" >/dev/null ||
 	die "$KSRC has no branch $DEB_BRANCH: run 'make tree' first"
 mkdir -p "$DEB_DIR"
@@ -52,12 +50,10 @@ else
 fi
 log "source: $(git -C "$src" log -1 --format='%h %s') ($(git -C "$KSRC" rev-list --count "base-$BASE_VERSION..$DEB_BRANCH" 2>/dev/null || echo '?') patches on the base)"
 
-# 4. The config: base + fragment, checked.
 "$here/debconfig.sh" "$src" "$obj" "$KCONFIG" "$DEB_FRAGMENT"
 grep -q '^CONFIG_X86_64=y' "$obj/.config" ||
 	die "$KCONFIG is not an x86_64 config (CONFIG_64BIT is off); the series targets amd64"
 
-# 5. The packages.
 log "building with $DEB_JOBS jobs in $obj (Debian config: 48 min on 2 cores of a 2.6 GHz Xeon; log: $DEB_DIR/build.log)"
 start=$(date +%s)
 touch "$obj/.deb-start"

@@ -66,7 +66,6 @@ for t in "$REPO"/tests/[0-9][0-9]-*.sh; do
 done
 total=$(($(date +%s) - run_start))
 
-# list TITLE ITEM...: the title and the items indented, or nothing without items
 list() { [ $# -lt 2 ] || { echo "$1"; shift; printf '  %s\n' "$@"; }; }
 echo
 list "Skipped:" "${skips[@]}"

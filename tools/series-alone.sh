@@ -29,7 +29,6 @@ ktap_plan $((${#numbers[@]} + 1 + ${#deviations[@]}))
 { [ -d "$KSRC/.git" ] && git -C "$KSRC" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null; } ||
 	ktap_stop "no kernel tree with tag $BASE_TAG in $KSRC" 1
 
-# the file of patch N, or nothing
 patch_file() {
 	local f=("$PATCHES/$(printf '%04d' "$1")"-*.patch)
 	[ ! -f "${f[0]}" ] || echo "${f[0]}"

@@ -69,7 +69,6 @@ export_to() {
 	echo "$n"
 }
 
-# the files the series changes or adds, as paths in the kernel tree
 series_files() { g diff --name-only --diff-filter=d "$BASE_TAG" "$SERIES_BRANCH"; }
 tip_mode() { g ls-tree "$SERIES_BRANCH" -- "$1" | cut -d' ' -f1; }
 
