@@ -1,7 +1,7 @@
 #!/bin/bash
 # Install the Debian packages the workspace needs that are missing (apt-get).
 #   tools/deps.sh [--deb | --perf]   --deb: also what make deb needs;
-#   --perf: only what tools/perf-harness needs (its make deps, suite 70)
+#   --perf: only what tools/perf-harness needs (make bench, suite 70)
 set -euo pipefail
 deb=0 perf=0
 case "${1:-}" in
