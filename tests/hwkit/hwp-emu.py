@@ -9,8 +9,7 @@ ROOT/dev/cpu/N/msr (sparse; pread at the MSR number) stand in for sysfs and
 /dev/cpu/N/msr. A CPU is busy while a running process named hwp_request*
 is pinned to it alone. MODE: good; bad-min (MIN not capped at a lowered
 MAX); freq-path (frequency path: the target in MIN and DESIRED alike); dec
-(DEC on: DESIRED 0 on every path); dec-bad (DEC on, DESIRED as in good).
-While ROOT/sys/intel_pstate/status reads active, DESIRED is 0."""
+(DEC on: DESIRED 0 on every path); dec-bad (DEC on, DESIRED as in good)."""
 import glob
 import struct
 import sys
@@ -53,9 +52,7 @@ while True:
         limit = int(rd(cf + "/scaling_max_freq", "4000000") or 4000000) // 100000
         hi = min(CAP, limit)
         target = max(1, -(-int(CAP * min(1.0, util[c] * 1.25) * 100) // 100))
-        if rd(root + "/sys/intel_pstate/status") == "active":
-            lo, des = LOWEST, 0         # active mode: no DESIRED
-        elif gov == "performance":        # frequency path, strict: MIN = DESIRED = MAX
+        if gov == "performance":          # frequency path, strict: MIN = DESIRED = MAX
             lo = des = hi
             if mode == "dec":
                 des = 0

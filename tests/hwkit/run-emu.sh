@@ -47,7 +47,7 @@ for f in possible present online; do
 	echo "0-$((ncpu - 1))" >"$root/sys/$f"
 done
 mkdir -p "$root/sys/intel_pstate"
-echo "${HWKIT_STATUS:-passive}" >"$root/sys/intel_pstate/status"
+echo passive >"$root/sys/intel_pstate/status"
 echo 0 >"$root/sys/intel_pstate/no_turbo"
 echo 100 >"$root/sys/intel_pstate/max_perf_pct"
 echo 20 >"$root/sys/intel_pstate/min_perf_pct"
