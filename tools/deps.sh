@@ -9,7 +9,7 @@ case "${1:-}" in
 *) echo "deps: error: unknown argument '$1' (use --deb or --perf)" >&2; exit 2 ;;
 esac
 PKGS=(build-essential git ca-certificates xz-utils ccache flex bison bc
-	libelf-dev libssl-dev cpio python3 sparse clang
+	libelf-dev libssl-dev cpio python3 sparse clang acpica-tools
 	busybox-static qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
 	libc6-dev-arm64-cross python3-ply libc6-dev util-linux binutils valgrind
 	libclang-rt-14-dev

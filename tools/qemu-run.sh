@@ -10,8 +10,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "qemu-run: error: $*" >&2; exit 2; }
 
 arch=x86_64 kernel="" initrd="" append="" timeout=300 log="" smp=2 mem=512M
-hwp="" hwp_log="" hwp_opts="" relay=""
-usage() { die "usage: $0 --arch x86_64|arm64 --kernel IMG --initrd CPIO [--append ARGS] [--timeout SECS] [--log FILE] [--smp N] [--mem SIZE] [--hwp [--hwp-log FILE] [--hwp-opts PROP=VAL[,...]] [--monitor-relay]]"; }
+hwp="" hwp_log="" hwp_opts="" relay="" acpitable=""
+usage() { die "usage: $0 --arch x86_64|arm64 --kernel IMG --initrd CPIO [--append ARGS] [--timeout SECS] [--log FILE] [--smp N] [--mem SIZE] [--acpitable AML] [--hwp [--hwp-log FILE] [--hwp-opts PROP=VAL[,...]] [--monitor-relay]]"; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--arch) arch=$2; shift 2 ;;
@@ -22,6 +22,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
+	--acpitable) acpitable=$2; shift 2 ;;
 	--hwp) hwp=1; shift ;;
 	--hwp-log) hwp_log=$2; shift 2 ;;
 	--hwp-opts) hwp_opts=$2; shift 2 ;;
@@ -64,6 +65,7 @@ command -v "${qemu[0]}" >/dev/null || die "${qemu[0]} not found (run 'make deps'
 qemu+=(-smp "$smp" -m "$mem" -nographic -no-reboot -monitor none -serial stdio
 	-kernel "$kernel" -initrd "$initrd"
 	-append "console=$console panic=-1 oops=panic $append")
+[ -z "$acpitable" ] || qemu+=(-acpitable "file=$acpitable")
 relay_pid="" relay_dir=""
 if [ -n "$relay" ]; then
 	relay_dir=$(mktemp -d /tmp/qemu-run-qmp.XXXXXX)

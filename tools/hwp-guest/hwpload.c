@@ -40,7 +40,7 @@ static void usage(void)
 		"usage: hwpload spin CPU SECS | duty CPU WORK_US SLEEP_US SECS |\n"
 		"       mark N | rdmsr CPU MSR | wrmsr CPU MSR VALUE |\n"
 		"       counters CPU |\n"
-		"       uclamp MIN MAX COMMAND...\n");
+		"       uclamp MIN MAX COMMAND... | fifo CPU PRIO PROGRAM...\n");
 	exit(2);
 }
 
@@ -129,6 +129,18 @@ int main(int argc, char **argv)
 		uclamp(num(argv[2]), num(argv[3]));
 		argv[3] = argv[0];
 		return main(argc - 3, argv + 3);
+	}
+	if (!strcmp(argv[1], "fifo") && argc >= 5) {
+		struct sched_param sp = { .sched_priority = (int)num(argv[3]) };
+
+		pin(num(argv[2]));
+		if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+			fprintf(stderr, "hwpload: fifo %s: %s\n", argv[3], strerror(errno));
+			return 1;
+		}
+		execvp(argv[4], argv + 4);
+		fprintf(stderr, "hwpload: %s: %s\n", argv[4], strerror(errno));
+		return 127;
 	}
 	if (!strcmp(argv[1], "spin") && argc == 4) {
 		pin(num(argv[2]));
