@@ -11,8 +11,9 @@ export PATCHES=$REPO/patches/mainline-7.3 KSRC=$M73_KSRC BASE_VERSION=${M73_VERS
 wt=$BUILD/wt/m73 out=$BUILD/state/71-mainline
 mkdir -p "$out" "$BUILD/out/m73-base" "$BUILD/out/m73-tip"
 n=$(find "$PATCHES" -name '*.patch' ! -name '0000-*' 2>/dev/null | wc -l)
-# base, tree, builds, suites 20 and 25, tests built, 2 boots, 7 checks, check.py m73, hwp-trace.py
-ktap_plan $((2 + 1 + n + 2 + 1 + 2 + 7 + 2))
+# base, tree, builds, suites 20 and 25, tests built, 2 boots, 7 checks, check.py m73, hwp-trace.py,
+# the stats boots: SSDT, 2 boots, 2 checks
+ktap_plan $((2 + 1 + n + 2 + 1 + 2 + 7 + 2 + 5))
 
 "$REPO/tools/fetch-base.sh" source-7.3 >"$out/base.log" 2>&1 || ktap_stop "no 7.3 base: $(tail -n 3 "$out/base.log")"
 ktap_ok "the 7.3 base, $base"
@@ -23,11 +24,12 @@ series_wt || ktap_stop "$SERIES_WT_WHY"
 
 # --- the builds: bzImages at the base and the tip (with the KUnit module), kept for the boots
 walk_keep() {
-	{ [ "$1" != "$base" ] || cp "$2" "$BUILD/out/m73-base/"; } && { [ "$1" != "$tip" ] ||
-		cp "$2" "$BUILD/out/m73-test/drivers/cpufreq/intel_pstate_adjust_perf_test.ko" "$BUILD/out/m73-tip/"; }
+	local d=$BUILD/out/m73-test/drivers/cpufreq
+	{ [ "$1" != "$base" ] || cp "$2" "$d/acpi-cpufreq.ko" "$BUILD/out/m73-base/"; } && { [ "$1" != "$tip" ] ||
+		cp "$2" "$d/intel_pstate_adjust_perf_test.ko" "$d/acpi-cpufreq.ko" "$BUILD/out/m73-tip/"; }
 }
 tip=$(git -C "$KSRC" rev-parse "$branch")
-[ -f "$BUILD/out/m73-base/bzImage" ] && [ -f "$BUILD/out/m73-tip/bzImage" ] || CHECK_FRESH=1
+[ -f "$BUILD/out/m73-base/acpi-cpufreq.ko" ] && [ -f "$BUILD/out/m73-tip/acpi-cpufreq.ko" ] || CHECK_FRESH=1
 WALK_TIP_IMAGE=1 walk m73-test tests/71-mainline.sh "7.3 "
 ktap_sub "checkpatch --strict, identity and kernel-doc (suite 20)" env PATCHES="$PATCHES" KSRC="$wt" KDOC=7.3 \
 	CHECKPATCH_EXCEPTIONS="$REPO/tests/checkpatch-exceptions-7.3" "$REPO/tests/20-series-style.sh"
@@ -82,3 +84,28 @@ ktap_sub "the tip's own tests on the HWP machine" python3 "$REPO/tests/hwp-machi
 sed -n 's/^TRACE: //p' "$out/tip.txt" >"$out/trace.txt"
 ktap_check "tools/hwp-trace.py reads the 7.3 trace" "$(python3 "$REPO/tools/hwp-trace.py" "$out/trace.txt" 2>&1 | tee "$out/trace-table.txt" | tr '\n' '|')" \
 	awk '$1 == 1 && $3 > 0 { ok = 1 } END { exit !ok }' "$out/trace-table.txt"
+
+# --- the stats boots: acpi-cpufreq (pstates.asl) unloaded while a stats read is in flight
+iasl -p "$out/pstates" "$REPO/tests/hwp-machine/pstates.asl" >"$out/iasl.log" 2>&1 &&
+	ktap_ok "tests/hwp-machine/pstates.asl compiles (iasl)" || ktap_stop "iasl: $(tail -n 3 "$out/iasl.log" | tr '\n' ' ')"
+for k in base tip; do
+	hwp_initrd "$out/initrd-stats-$k.cpio.gz" "$REPO/tests/hwp-machine/stats-guest.sh" \
+		"$BUILD/out/m73-$k/acpi-cpufreq.ko:/lib/acpi-cpufreq.ko" || ktap_stop "$HWP_WHY"
+	HWP_SUITE_TIMEOUT=300 hwp_guest_run "the 7.3 $k boots with the SSDT and unloads acpi-cpufreq" "71-stats-$k" \
+		"$out/stats-$k.txt" --kernel "$BUILD/out/m73-$k/bzImage" --initrd "$out/initrd-stats-$k.cpio.gz" \
+		--acpitable "$out/pstates.aml" --append "intel_pstate=disable" || : >"$out/stats-$k.txt"
+done
+# stats K: driver, lockdep on, unloads, and "returned" if each returned 0, none hung or lacked a read
+stats() {
+	local t r b
+	t=$(kv stats-$1 STATS-TRIES) r=$(grep -c '^STATS-RMMOD-RC=0$' "$out/stats-$1.txt")
+	b=$(grep -c '^STATS-\(HUNG\|NO-READ\|INSMOD-RC\)=' "$out/stats-$1.txt")
+	echo "$(kv stats-$1 STATS-DRIVER) $(kv stats-$1 STATS-DEBUG-LOCKS) $t $([ "$t" = "$r" ] && [ "$b" = 0 ] && echo returned || echo "($r returned 0, $b hung or no read)")"
+}
+ktap_check "both: acpi-cpufreq with statistics on the SSDT's 3 P-states, lockdep on, every rmmod returns 0" \
+	"driver, lines, lockdep, unloads: base $(stats base); tip $(stats tip)" \
+	eval '[ "$(stats base | cut -d" " -f1-3,5-)" = "acpi-cpufreq 3 1 returned" ] && [ "$(stats tip)" = "acpi-cpufreq 3 1 3 returned" ]'
+ktap_check "a stats read in its callback at rmmod: the base's lockdep reports kn->active against policy->rwsem, the tip's nothing in 3" \
+	"base: $(kv stats-base STATS-CYCLE) report(s), $(sed -n 's/^LOCKDEP: //p' "$out/stats-base.txt" | tr '\n' ' '); tip: $(kv stats-tip STATS-CYCLE), $(grep -c '^DMESG: ' "$out/stats-tip.txt") DMESG lines" \
+	[ "$(kv stats-base STATS-CYCLE) $(grep -c '^LOCKDEP: (&policy->rwsem)$' "$out/stats-base.txt") $(grep -c '^LOCKDEP: (kn->active' "$out/stats-base.txt") $(kv stats-tip STATS-CYCLE)" = "1 1 1 0" -a \
+	-z "$(grep '^DMESG: ' "$out/stats-tip.txt")" ]
