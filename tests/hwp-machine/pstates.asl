@@ -1,9 +1,6 @@
-/*
- * Suite 71's stats boots: P-states for the HWP machine's two vCPUs (QEMU pc
- * names them \_SB.CPUS.C000 and C001), so that acpi-cpufreq binds. Control
- * and status are I/O port 0x80, which the pc machine ignores. No _PPC (the
- * module stays unloadable), no _PSD (one policy per CPU).
- */
+/* Suite 71's stats boots: _PCT (I/O port 0x80, ignored by the pc machine) and three _PSS
+ * states for QEMU pc's \_SB.CPUS.C000 and C001, so that acpi-cpufreq binds. No _PPC (the
+ * module stays unloadable), no _PSD (one policy per CPU). */
 DefinitionBlock ("", "SSDT", 2, "HWPM", "PSTATES", 1)
 {
     External (\_SB.CPUS.C000, ProcessorObj)

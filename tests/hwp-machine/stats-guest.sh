@@ -1,27 +1,28 @@
-# Guest of suite 71's stats boots (the 7.3 base and tip, intel_pstate=disable,
-# pstates.asl as an SSDT): acpi-cpufreq unloaded while a read of policy0's
-# time_in_state is inside its callback. The reader and rmmod share CPU 1 and
-# rmmod is SCHED_FIFO: the reader queues on policy->rwsem while rmmod sleeps in
-# schedutil's stop, and rmmod preempts it as soon as the reader lets the lock
-# go, before it leaves the file. Up to 3 unloads, until lockdep reports.
+# Guest of suite 71's stats boots: acpi-cpufreq unloaded (SCHED_FIFO rmmod) while a task on
+# the same CPU reads policy0's time_in_state in a loop, up to 3 times until lockdep
+# reports (why this interleaving: Documentation/project/mainline-stats.md, section 3).
 set -u
 . /lib/hwp-guest-lib.sh
 f=$c/cpufreq/policy0/stats/time_in_state
-say STATS-DEBUG-LOCKS "$(sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats)"
+locks() { sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats; }
+say STATS-DEBUG-LOCKS "$(locks)"
 for try in 1 2 3; do
 	insmod /lib/acpi-cpufreq.ko || { say STATS-INSMOD-RC $?; break; }
 	say STATS-DRIVER "$(cat $c/cpu0/cpufreq/scaling_driver) $(wc -l <"$f")"
-	rm -f /tmp/read
-	taskset -c 1 sh -c "while read -r l <$f; do : >/tmp/read; done 2>/dev/null" & rd=$!
-	wait_until 10 [ -e /tmp/read ] || say STATS-NO-READ "$try"
+	taskset -c 1 sh -c "while cat $f >/dev/null; do : >/tmp/read$try; done 2>/tmp/rderr$try" & rd=$!
+	wait_until 10 [ -e /tmp/read$try ] || say STATS-NO-READ "$try"
 	hwpload fifo 1 50 rmmod acpi_cpufreq & rm=$!
 	wait_until 60 sh -c "! kill -0 $rm 2>/dev/null" || { say STATS-HUNG "$try"; break; }
 	wait $rm
 	say STATS-RMMOD-RC $?
-	kill $rd 2>/dev/null
+	# the reader stops at its first failed read: ENODEV when the file was removed while it
+	# had it open (kernfs_seq_start()), not ENOENT from an open after the removal
+	wait_until 10 sh -c "! kill -0 $rd 2>/dev/null" || kill $rd
+	say STATS-READ-ENODEV "$(grep -c 'read error: No such device' /tmp/rderr$try)"
 	! dmesg | grep -q 'possible circular locking dependency' || break
 done
 say STATS-TRIES "$try"
+say STATS-DEBUG-LOCKS-END "$(locks)"
 say STATS-CYCLE "$(dmesg | grep -c 'possible circular locking dependency detected')"
-dmesg | grep -oE '\((&policy->rwsem|kn->active(#[0-9]+)?)\)' | sort -u | sed 's/^/LOCKDEP: /'
+dmesg | grep -oE '\((&policy->rwsem|kn->active(#[0-9]+)?)\)|cpufreq_stats_free_table' | sort -u | sed 's/^/LOCKDEP: /'
 splats
