@@ -1,5 +1,6 @@
 #!/bin/bash
 # Suite 40: patch 12's KUnit suite in the KUnit boot shared with 45. harness.md "Test suites".
+# cache: whole input (tools/check.sh: reported cached when nothing it reads changed)
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 suite=intel_pstate_perf

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Suite 45: the harness-only test module (cpufreq-perf-test) in that boot;
 # TCG has no APERF/MPERF: schedutil's frequency fallback. harness.md "Test suites".
+# cache: whole input (tools/check.sh: reported cached when nothing it reads changed)
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 suite=cpufreq-perf-test

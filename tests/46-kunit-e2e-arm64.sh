@@ -1,6 +1,7 @@
 #!/bin/bash
 # Suite 46: the test module on the clang-built arm64 kernel kunit-arm64-llvm (a cpufreq
 # driver makes utilization invariant there: the perf path runs). harness.md, kernels.md.
+# cache: whole input (tools/check.sh: reported cached when nothing it reads changed)
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 . "$REPO/tools/lib/ktap.sh"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Suite 54: the emulated HWP machine itself, counted apart (tests/NN-emulator-*);
 # HWP_SUITE_TIMEOUT (s, 600). hwp-machine.md, "The machine's own checks".
+# cache: whole input (tools/check.sh: reported cached when nothing it reads changed)
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/state/54-emulator

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Suite 56: the real intel_pstate on the emulated HWP machine (guest.sh, check.py driver),
 # then the kselftest in five short boots (selftest-paths.sh). harness.md, hwp-machine.md.
+# cache: whole input (tools/check.sh: reported cached when nothing it reads changed)
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/state/56-hwp-driver

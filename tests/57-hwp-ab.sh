@@ -2,6 +2,7 @@
 # Suite 57: tools/hwp-ab.py's A/B pipeline on the emulated HWP machine, the base against
 # the series in both adjust_perf_modes (one boot), energy SIMULATED; AB_DURATION (s, 4),
 # AB_REPEAT (1). harness.md, hwp-machine.md.
+# cache: whole input (tools/check.sh: reported cached when nothing it reads changed)
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 export REPO BUILD KSRC

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Suite 58: the debug-x86 kernel, harness.md "Test suites"; its knobs (ROBUST_ITER,
 # SPTEST_FULL, ...): Documentation/project/robustness.md.
+# cache: whole input (tools/check.sh: reported cached when nothing it reads changed)
 set -uo pipefail
 . "$(dirname "$0")/../tools/lib/env.sh"
 export REPO BUILD KSRC

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Suite 59: platform events on the emulated HWP machine, boots "platform" and "dec"
 # (NAME-guest.sh, checked by check.py NAME). hwp-machine.md, "The suites that boot it".
+# cache: whole input (tools/check.sh: reported cached when nothing it reads changed)
 set -uo pipefail
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
 out=$BUILD/state/59-hwp-platform

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Suite 60: the HWP kselftest and tools/hwp-ab.py (harness.md "Test suites"). An
 # expected skip of the selftest is an ok; what this machine cannot run, a SKIP.
+# cache: whole input (tools/check.sh: reported cached when nothing it reads changed)
 set -u
 
 : "${REPO:?}" "${BUILD:?}" "${KSRC:?}"
