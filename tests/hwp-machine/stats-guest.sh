@@ -18,7 +18,7 @@ for try in 1 2 3; do
 	# the reader stops at its first failed read: ENODEV when the file was removed while it
 	# had it open (kernfs_seq_start()), not ENOENT from an open after the removal
 	wait_until 10 sh -c "! kill -0 $rd 2>/dev/null" || kill $rd
-	say STATS-READ-ENODEV "$(grep -c 'read error: No such device' /tmp/rderr$try)"
+	say STATS-READ-END "$(sed -n 's/^cat: //p' /tmp/rderr$try | head -n 1)"
 	! dmesg | grep -q 'possible circular locking dependency' || break
 done
 say STATS-TRIES "$try"
