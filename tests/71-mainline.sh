@@ -82,7 +82,7 @@ sed -n 's/^TRACE: //p' "$out/tip.txt" >"$out/trace.txt"
 ktap_check "tools/hwp-trace.py reads the 7.3 trace" "$(python3 "$REPO/tools/hwp-trace.py" "$out/trace.txt" 2>&1 | tee "$out/trace-table.txt" | tr '\n' '|')" \
 	awk '$1 == 1 && $3 > 0 { ok = 1 } END { exit !ok }' "$out/trace-table.txt"
 
-# --- the stats boots: acpi-cpufreq (pstates.asl) unloaded while a stats read is in flight
+# --- the stats boots: acpi-cpufreq (pstates.asl) unloaded while a task reads a stats file
 iasl -p "$out/pstates" "$REPO/tests/hwp-machine/pstates.asl" >"$out/iasl.log" 2>&1 &&
 	ktap_ok "tests/hwp-machine/pstates.asl compiles (iasl)" || ktap_stop "iasl: $(tail -n 3 "$out/iasl.log" | tr '\n' ' ')"
 for k in base tip; do
@@ -100,7 +100,7 @@ stats() {
 stats_ok() { stats "$1" | awk -v t="$2" '$1 == "acpi-cpufreq" && $2 == 3 && $3 == 1 && $4 == $5 && $6 == 0 && $7 >= 1 && (t == "" || $4 == t) { ok = 1 } END { exit !ok }'; }
 ktap_check "both: acpi-cpufreq with statistics on the SSDT's 3 P-states, lockdep on, each rmmod returns 0, a reader had the file open" \
 	"driver, states, lockdep, unloads, returned 0, hung or no read, ENODEV: base $(stats base); tip $(stats tip)" eval 'stats_ok base "" && stats_ok tip 3'
-ktap_check "a stats read in its callback at rmmod: the base's lockdep reports kn->active against policy->rwsem, the tip's nothing in 3" \
+ktap_check "a stats file read at rmmod: the base's lockdep reports kn->active against policy->rwsem, the tip's nothing in 3" \
 	"base: $(kv stats-base STATS-CYCLE) report(s), $(sed -n 's/^LOCKDEP: //p' "$out/stats-base.txt" | tr '\n' ' '); tip: $(kv stats-tip STATS-CYCLE), lockdep $(kv stats-tip STATS-DEBUG-LOCKS-END) at the end, $(grep -c '^DMESG: ' "$out/stats-tip.txt") DMESG lines" \
 	[ "$(kv stats-base STATS-CYCLE) $(sed -n 's/^LOCKDEP: //p' "$out/stats-base.txt" | sed 's/#[0-9]*//' | tr '\n' ' ')$(kv stats-tip STATS-CYCLE) $(kv stats-tip STATS-DEBUG-LOCKS-END)" = "1 (&policy->rwsem) (kn->active) cpufreq_stats_free_table 0 1" -a \
 	-z "$(grep '^DMESG: ' "$out/stats-tip.txt")" ]

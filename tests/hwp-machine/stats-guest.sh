@@ -1,6 +1,6 @@
 # Guest of suite 71's stats boots: acpi-cpufreq unloaded (SCHED_FIFO rmmod) while a task on
 # the same CPU reads policy0's time_in_state in a loop, up to 3 times until lockdep
-# reports (why this interleaving: Documentation/project/mainline-stats.md, section 3).
+# reports (what the boots show: Documentation/project/mainline-stats.md, at its top).
 set -u
 . /lib/hwp-guest-lib.sh
 f=$c/cpufreq/policy0/stats/time_in_state
