@@ -7,6 +7,7 @@
 #   tools/fetch-base.sh config        the linux-config-5.10 .deb
 #   tools/fetch-base.sh busybox-arm64 Debian's arm64 busybox-static binary
 #   tools/fetch-base.sh mainline-7.3  five files of linux-source-7.3 -> $BUILD/mainline-7.3
+#   tools/fetch-base.sh sparse        Debian's sparse source (sid), built: the binary
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -180,5 +181,21 @@ busybox-arm64)
 	echo "$bb"
 	;;
 mainline-7.3) do_mainline ;;
-*) die "usage: $0 [source|source-7.3|source-deb|config|busybox-arm64|mainline-7.3]" ;;
+sparse) # for 7.3's C=2, which wants __typeof_unqual__ (bookworm's 0.6.4 has not; sid's binary needs glibc 2.38)
+	v=${SPARSE_VERSION:-0.6.5~rc1-2}
+	dir=$BUILD/tools/sparse-$v
+	if [ ! -x "$dir/sparse" ]; then
+		APTDIR=$BUILD/apt-sid
+		apt_sources() { echo "deb-src $MIRROR sid main"; }
+		apt_fetch "$DL" sparse "$v" "Choose a served version: pin its .dsc and tarballs in base.sha256 and run
+  with SPARSE_VERSION=<version>" "source --download-only" "sparse_$v.dsc" "sparse_${v%-*}.orig.tar.gz" "sparse_$v.debian.tar.xz"
+		tmp=$(mktemp -d "$BUILD/.unpack.XXXXXX")
+		# Debian's patches name gcc-16 (its dependency): CC=gcc, bookworm's
+		{ dpkg-source --no-check -x "$DL/sparse_$v.dsc" "$tmp/src" && make -C "$tmp/src" -j"$(nproc)" CC=gcc sparse; } \
+			>"$tmp/build.log" 2>&1 || { tail -n 20 "$tmp/build.log" >&2; die "sparse $v did not build"; }
+		rm -rf "$dir" && mkdir -p "$BUILD/tools" && mv "$tmp/src" "$dir"
+	fi
+	echo "$dir/sparse"
+	;;
+*) die "usage: $0 [source|source-7.3|source-deb|config|busybox-arm64|mainline-7.3|sparse]" ;;
 esac
