@@ -26,7 +26,7 @@ series_wt || ktap_stop "$SERIES_WT_WHY"
 walk_keep() {
 	local d=$BUILD/out/m73-test/drivers/cpufreq
 	{ [ "$1" != "$base" ] || cp "$2" "$d/acpi-cpufreq.ko" "$BUILD/out/m73-base/"; } && { [ "$1" != "$tip" ] ||
-		cp "$2" "$d/intel_pstate_adjust_perf_test.ko" "$d/acpi-cpufreq.ko" "$BUILD/out/m73-tip/"; }
+		cp "$2" "$d/tests/intel_pstate_adjust_perf_kunit.ko" "$d/acpi-cpufreq.ko" "$BUILD/out/m73-tip/"; }
 }
 tip=$(git -C "$KSRC" rev-parse "$branch")
 [ -f "$BUILD/out/m73-base/acpi-cpufreq.ko" ] && [ -f "$BUILD/out/m73-tip/acpi-cpufreq.ko" ] || CHECK_FRESH=1
@@ -42,11 +42,11 @@ HWP_QEMU=$("$REPO/tools/build-qemu.sh" 2>"$out/qemu-build.err") ||
 hwp_hwpload "$out" || ktap_stop "$HWP_WHY"
 # the tip's KUnit module (built with it) and kselftest (built here)
 MAKEFLAGS='' MAKELEVEL='' make -s -C "$wt/tools/testing/selftests/intel_pstate" OUTPUT="$out" ARCH=x86_64 \
-	LDFLAGS=-static >"$out/selftest.log" 2>&1 && [ -x "$out/hwp_request" ] && [ -f "$BUILD/out/m73-tip/intel_pstate_adjust_perf_test.ko" ]
+	LDFLAGS=-static >"$out/selftest.log" 2>&1 && [ -x "$out/hwp_request" ] && [ -f "$BUILD/out/m73-tip/intel_pstate_adjust_perf_kunit.ko" ]
 ktap_rc "the tip's KUnit module and kselftest intel_pstate/hwp_request build" $? "$(tail -n 3 "$out/selftest.log" | tr '\n' '|')"
 hwp_initrd "$out/initrd-base.cpio.gz" "$REPO/tests/hwp-machine/m73-guest.sh" || ktap_stop "$HWP_WHY"
 hwp_initrd "$out/initrd-tip.cpio.gz" "$REPO/tests/hwp-machine/m73-guest.sh" "$out/hwp_request:/bin/hwp_request" \
-	"$BUILD/out/m73-tip/intel_pstate_adjust_perf_test.ko:/lib/adjust-perf-test.ko" || ktap_stop "$HWP_WHY"
+	"$BUILD/out/m73-tip/intel_pstate_adjust_perf_kunit.ko:/lib/adjust-perf-test.ko" || ktap_stop "$HWP_WHY"
 for k in base tip; do
 	hwp_guest_run "the 7.3 $k boots on the HWP machine and runs the guest" "71-m73-$k" "$out/$k.txt" \
 		--hwp-opts hwp-highest=30:24 --kernel "$BUILD/out/m73-$k/bzImage" --initrd "$out/initrd-$k.cpio.gz" \
