@@ -19,7 +19,7 @@ suite_key() {
 	{
 		git -C "$REPO" ls-files -s; git -C "$REPO" diff HEAD; git -C "$REPO" status --porcelain
 		git -C "$KSRC" show-ref; git -C "$KSRC" symbolic-ref -q HEAD; git -C "$KSRC" status --porcelain -uno
-		dpkg-query -W; env | grep -E '^(REPO|BUILD|KSRC|BASE_[A-Z_]*|M73_[A-Z_]*|QEMU_[A-Z_]*|PATCHES|SERIES_[A-Z_]*|LLVM|ARCH|CC)='; echo "$1"
+		dpkg-query -W; env | grep -E '^(REPO|BUILD|KSRC|BASE_[A-Z_]*|M73_[A-Z_]*|QEMU_[A-Z_]*|SPARSE_VERSION|PATCHES|SERIES_[A-Z_]*|LLVM|ARCH|CC)='; echo "$1"
 	} 2>&1 | sha256sum | cut -c1-16
 }
 out=$(mktemp)
